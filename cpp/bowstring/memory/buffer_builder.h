@@ -1,0 +1,253 @@
+#pragma once
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <type_traits>
+#include <utility>
+
+#include "bowstring/memory/buffer.h"
+#include "bowstring/util/bit_util.h"
+
+namespace bowstring {
+
+/// Appends bytes to a growing buffer (amortized doubling), then `finish()` freezes them.
+class BufferBuilder {
+ public:
+  explicit BufferBuilder(Allocator* allocator = default_allocator()) : buffer_(allocator) {}
+
+  int64_t size() const { return buffer_.size(); }
+  int64_t capacity() const { return buffer_.capacity(); }
+  uint8_t* mutable_data() { return buffer_.mutable_data(); }
+  const uint8_t* data() const { return buffer_.data(); }
+  Allocator* allocator() const { return buffer_.allocator(); }
+
+  /// Ensures `additional` more bytes can be appended without reallocating.
+  void reserve(int64_t additional) {
+    if (size() + additional > capacity()) {
+      buffer_.reserve(size() + additional);
+    }
+  }
+  void resize(int64_t size) { buffer_.resize(size); }
+  void append(const void* data, int64_t length) {
+    reserve(length);
+    unsafe_append(data, length);
+  }
+  /// Appends without checking capacity: call `reserve` first.
+  void unsafe_append(const void* data, int64_t length) {
+    if (length > 0) {
+      std::memcpy(buffer_.mutable_data() + buffer_.size(), data, static_cast<size_t>(length));
+    }
+    buffer_.resize(buffer_.size() + length);
+  }
+  /// Appends `length` copies of `byte`.
+  void append_fill(int64_t length, uint8_t byte) {
+    reserve(length);
+    std::memset(buffer_.mutable_data() + buffer_.size(), byte, static_cast<size_t>(length));
+    buffer_.resize(buffer_.size() + length);
+  }
+  /// Freezes the bytes into an immutable buffer and leaves the builder empty.
+  std::shared_ptr<Buffer> finish() { return buffer_.finish(); }
+  void reset() { buffer_ = MutableBuffer(buffer_.allocator()); }
+
+ private:
+  MutableBuffer buffer_;
+};
+
+/// A growing buffer of fixed-width values of type `T` (amortized doubling), frozen by `finish()`.
+template <typename T>
+class TypedBufferBuilder {
+  static_assert(std::is_trivially_copyable_v<T>);
+  static constexpr int64_t kWidth = static_cast<int64_t>(sizeof(T));
+
+ public:
+  explicit TypedBufferBuilder(Allocator* allocator = default_allocator()) : allocator_(allocator) {}
+  ~TypedBufferBuilder() { reset(); }
+  TypedBufferBuilder(const TypedBufferBuilder&) = delete;
+  TypedBufferBuilder& operator=(const TypedBufferBuilder&) = delete;
+  TypedBufferBuilder(TypedBufferBuilder&& other) noexcept
+      : allocator_(other.allocator_),
+        data_(std::exchange(other.data_, nullptr)),
+        length_(std::exchange(other.length_, 0)),
+        capacity_(std::exchange(other.capacity_, 0)),
+        capacity_bytes_(std::exchange(other.capacity_bytes_, 0)) {}
+
+  int64_t length() const { return length_; }
+  int64_t capacity() const { return capacity_; }
+  T* mutable_data() { return data_; }
+  const T* data() const { return data_; }
+  T& operator[](int64_t i) { return data_[i]; }
+  const T& operator[](int64_t i) const { return data_[i]; }
+  Allocator* allocator() const { return allocator_; }
+
+  /// Ensures `additional` more values can be appended without reallocating.
+  void reserve(int64_t additional) {
+    if (length_ + additional > capacity_) {
+      grow(length_ + additional);
+    }
+  }
+  void append(T value) {
+    if (length_ == capacity_) [[unlikely]] {
+      grow(length_ + 1);
+    }
+    data_[length_++] = value;
+  }
+  /// Appends without checking capacity: call `reserve` first.
+  void unsafe_append(T value) { data_[length_++] = value; }
+  void append(const T* values, int64_t count) {
+    reserve(count);
+    unsafe_append(values, count);
+  }
+  void unsafe_append(const T* values, int64_t count) {
+    if (count > 0) {
+      std::memcpy(static_cast<void*>(data_ + length_), values, static_cast<size_t>(count * kWidth));
+    }
+    length_ += count;
+  }
+  void append_fill(int64_t count, T value) {
+    reserve(count);
+    std::fill(data_ + length_, data_ + length_ + count, value);
+    length_ += count;
+  }
+  /// Sets the length; values past the old length are zero.
+  void resize(int64_t length) {
+    if (length > capacity_) {
+      grow(length);
+    }
+    if (length > length_) {
+      std::memset(static_cast<void*>(data_ + length_), 0,
+                  static_cast<size_t>((length - length_) * kWidth));
+    }
+    length_ = length;
+  }
+
+  /// Freezes the values into an immutable buffer (padding zeroed) and leaves the builder empty.
+  std::shared_ptr<Buffer> finish() {
+    if (data_ == nullptr) {
+      return Buffer::zeros(0, allocator_);
+    }
+    auto* bytes = reinterpret_cast<uint8_t*>(data_);
+    const int64_t size = length_ * kWidth;
+    std::memset(bytes + size, 0, static_cast<size_t>(padded_size(size) - size));
+    std::shared_ptr<Buffer> result = Buffer::adopt(allocator_, bytes, size, capacity_bytes_);
+    data_ = nullptr;
+    length_ = 0;
+    capacity_ = 0;
+    capacity_bytes_ = 0;
+    return result;
+  }
+  /// Drops the contents and frees the memory.
+  void reset() {
+    if (data_ != nullptr) {
+      allocator_->free(reinterpret_cast<uint8_t*>(data_), capacity_bytes_);
+      data_ = nullptr;
+    }
+    length_ = 0;
+    capacity_ = 0;
+    capacity_bytes_ = 0;
+  }
+
+ private:
+  void grow(int64_t min_capacity) {
+    const int64_t wanted = std::max(min_capacity, capacity_ * 2);
+    // The allocation is padded to 64 bytes; a value never straddles its end.
+    const int64_t new_bytes = padded_size(wanted * kWidth);
+    uint8_t* bytes = data_ == nullptr ? allocator_->allocate(new_bytes)
+                                      : allocator_->reallocate(reinterpret_cast<uint8_t*>(data_),
+                                                               capacity_bytes_, new_bytes);
+    data_ = reinterpret_cast<T*>(bytes);
+    capacity_bytes_ = new_bytes;
+    capacity_ = new_bytes / kWidth;
+  }
+
+  Allocator* allocator_;
+  T* data_ = nullptr;
+  int64_t length_ = 0;
+  int64_t capacity_ = 0;
+  int64_t capacity_bytes_ = 0;
+};
+
+/// A growing bitmap (validity or boolean values). Memory past the appended bits is kept zero, so
+/// appending a bit only has to set ones. Counts the false bits appended (the null count, when the
+/// bitmap is a validity bitmap).
+class BitmapBuilder {
+ public:
+  explicit BitmapBuilder(Allocator* allocator = default_allocator()) : bytes_(allocator) {}
+
+  int64_t length() const { return length_; }
+  int64_t false_count() const { return false_count_; }
+  const uint8_t* data() const { return bytes_.data(); }
+  uint8_t* mutable_data() { return bytes_.mutable_data(); }
+  Allocator* allocator() const { return bytes_.allocator(); }
+
+  void reserve(int64_t additional_bits) {
+    const int64_t needed = bit_util::bytes_for_bits(length_ + additional_bits);
+    if (needed > bytes_.capacity()) {
+      bytes_.reserve(needed);
+    }
+  }
+  void append(bool value) {
+    reserve(1);
+    unsafe_append(value);
+  }
+  void unsafe_append(bool value) {
+    bytes_.mutable_data()[length_ >> 3] |=
+        static_cast<uint8_t>(static_cast<unsigned>(value) << (length_ & 7));
+    false_count_ += !value;
+    ++length_;
+  }
+  void append_n(int64_t count, bool value) {
+    reserve(count);
+    if (value) {
+      bit_util::set_bits_to(bytes_.mutable_data(), length_, count, true);
+    } else {
+      false_count_ += count;
+    }
+    length_ += count;
+  }
+  /// Appends `count` bits of `bitmap` from bit `offset`; a null `bitmap` means all true.
+  void append_bits(const uint8_t* bitmap, int64_t offset, int64_t count) {
+    if (bitmap == nullptr) {
+      append_n(count, true);
+      return;
+    }
+    reserve(count);
+    bit_util::copy_bitmap(bitmap, offset, count, bytes_.mutable_data(), length_);
+    false_count_ += count - bit_util::count_set_bits(bitmap, offset, count);
+    length_ += count;
+  }
+  /// Appends one bit per byte of `values` (non-zero is true).
+  void append_bytes(const uint8_t* values, int64_t count) {
+    reserve(count);
+    uint8_t* out = bytes_.mutable_data();
+    int64_t set = 0;
+    for (int64_t i = 0; i < count; ++i) {
+      const unsigned bit = values[i] != 0;
+      out[(length_ + i) >> 3] |= static_cast<uint8_t>(bit << ((length_ + i) & 7));
+      set += bit;
+    }
+    false_count_ += count - set;
+    length_ += count;
+  }
+  bool get(int64_t i) const { return bit_util::get_bit(bytes_.data(), i); }
+
+  /// Freezes the bitmap into an immutable buffer and leaves the builder empty.
+  std::shared_ptr<Buffer> finish() {
+    bytes_.resize(bit_util::bytes_for_bits(length_));
+    length_ = 0;
+    false_count_ = 0;
+    return bytes_.finish();
+  }
+  void reset() {
+    bytes_ = MutableBuffer(bytes_.allocator());
+    length_ = 0;
+    false_count_ = 0;
+  }
+
+ private:
+  MutableBuffer bytes_;
+  int64_t length_ = 0;
+  int64_t false_count_ = 0;
+};
+
+}  // namespace bowstring
