@@ -91,6 +91,7 @@ TEST(BufferTest, EqualsAndHex) {
 TEST(BufferTest, SharedAcrossThreadsIsFreedOnce) {
   std::shared_ptr<Buffer> buffer = Buffer::zeros(1 << 16);
   std::vector<std::thread> threads;
+  threads.reserve(4);
   std::atomic<int64_t> sum{0};
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([copy = buffer, &sum]() mutable {
