@@ -90,20 +90,22 @@ void append_quoted(std::string& out, std::string_view value, bool text) {
       case '\t':
         out += "\\t";
         break;
-      default:
+      default: {
+        const size_t sequence =
+            text && byte >= 0x80 ? utf8_sequence_length(bytes + i, value.size() - i) : 0;
+        if (sequence > 0) {
+          out.append(value.substr(i, sequence));
+          i += sequence;
+          continue;
+        }
         if (byte >= 0x20 && byte < 0x7F) {
           out += static_cast<char>(byte);
-        } else if (const size_t length =
-                       text && byte >= 0x80 ? utf8_sequence_length(bytes + i, value.size() - i) : 0;
-                   length > 0) {
-          out.append(value.substr(i, length));
-          i += length;
-          continue;
         } else {
           out += "\\x";
           append_hex_byte(out, byte);
         }
         break;
+      }
     }
     ++i;
   }
@@ -262,7 +264,7 @@ void append_date(std::string& out, int64_t days) {
   append_padded(out, day, 2);
 }
 
-/// HH:MM:SS followed by `digits` fraction digits, for a non-negative count of `unit`s.
+/// HH:MM:SS followed by the unit's fraction digits, for a non-negative count of `unit`s.
 void append_clock(std::string& out, uint64_t units, TimeUnit unit) {
   const auto per_second = static_cast<uint64_t>(units_per_second(unit));
   const uint64_t seconds = units / per_second;
