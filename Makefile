@@ -57,7 +57,7 @@ demo: build
 
 bench: build
 	$(BUILD)/bench/bowstring_bench_builders
-	bash bench/allocators.sh $(BUILD)
+	$(PY) bench/allocators.py $(BUILD)
 
 format: setup
 	clang-format -i $(CXX_SOURCES)

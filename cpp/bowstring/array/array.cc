@@ -59,7 +59,8 @@ int64_t BooleanArray::true_count() const {
   }
   int64_t count = 0;
   for (int64_t i = 0; i < length(); ++i) {
-    count += bit_util::get_bit(validity, offset() + i) & bit_util::get_bit(bits_, offset() + i);
+    count += static_cast<int64_t>(bit_util::get_bit(validity, offset() + i) &&
+                                  bit_util::get_bit(bits_, offset() + i));
   }
   return count;
 }

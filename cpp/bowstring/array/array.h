@@ -269,7 +269,7 @@ class BinaryViewArray : public Array {
     if (v.is_inline()) {
       return {reinterpret_cast<const char*>(v.inlined), static_cast<size_t>(v.size)};
     }
-    const Buffer& buffer = *data_->buffers[static_cast<size_t>(2 + v.ref.buffer_index)];
+    const Buffer& buffer = *data_->buffers[2 + static_cast<size_t>(v.ref.buffer_index)];
     return {reinterpret_cast<const char*>(buffer.data()) + v.ref.offset,
             static_cast<size_t>(v.size)};
   }

@@ -100,6 +100,7 @@ TEST(CheckedAllocatorTest, RejectsDoubleFreeAndWrongSize) {
 TEST(CheckedAllocatorTest, IsSafeAcrossThreads) {
   CheckedAllocator checked(system_allocator());
   std::vector<std::thread> threads;
+  threads.reserve(4);
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&checked] {
       for (int i = 0; i < 2000; ++i) {

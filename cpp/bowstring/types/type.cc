@@ -526,7 +526,7 @@ std::string StructType::to_string() const {
   return out + ">";
 }
 
-MapType::MapType(FieldPtr key_field, FieldPtr item_field, bool keys_sorted)
+MapType::MapType(const FieldPtr& key_field, FieldPtr item_field, bool keys_sorted)
     : MapType(bowstring::field(
                   "entries",
                   struct_({key_field == nullptr ? nullptr : key_field->with_nullable(false),

@@ -292,7 +292,7 @@ class StructType final : public DataType {
 /// map<key, item>: a list of "entries" structs with a non-null key and an item.
 class MapType final : public DataType {
  public:
-  MapType(FieldPtr key_field, FieldPtr item_field, bool keys_sorted = false);
+  MapType(const FieldPtr& key_field, FieldPtr item_field, bool keys_sorted = false);
   /// Built from an explicit entries field (as read from IPC or the C Data Interface).
   MapType(FieldPtr entries_field, bool keys_sorted);
   const FieldPtr& entries_field() const { return field(0); }
