@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "bowstring/array/concatenate.h"
+
 #include "bowstring/util/error.h"
 
 namespace bowstring {
@@ -99,6 +101,13 @@ ChunkedArray ChunkedArray::slice(int64_t offset) const {
                      " is outside a chunked array of length " + std::to_string(length_));
   }
   return slice(offset, length_ - offset);
+}
+
+ChunkedArray ChunkedArray::combine_chunks(Allocator* allocator) const {
+  if (chunks_.size() <= 1) {
+    return *this;
+  }
+  return ChunkedArray(type_, {concatenate(chunks_, allocator)});
 }
 
 bool ChunkedArray::equals(const ChunkedArray& other, const EqualOptions& options) const {

@@ -7,6 +7,7 @@
 #include "bowstring/array/array.h"
 #include "bowstring/array/equal.h"
 #include "bowstring/array/pretty_print.h"
+#include "bowstring/memory/allocator.h"
 
 namespace bowstring {
 
@@ -33,6 +34,10 @@ class ChunkedArray {
   /// outside the range are left out. Zero-copy, O(number of chunks).
   ChunkedArray slice(int64_t offset, int64_t length) const;
   ChunkedArray slice(int64_t offset) const;
+
+  /// The values in at most one chunk: the chunks concatenated into new buffers from
+  /// `allocator` when there are several, this array itself otherwise.
+  ChunkedArray combine_chunks(Allocator* allocator = default_allocator()) const;
 
   /// Same type and the same logical values (in the sense of `arrays_equal`), wherever the
   /// chunk boundaries are.

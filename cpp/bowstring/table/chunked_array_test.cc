@@ -120,6 +120,19 @@ TEST(ChunkedArray, EqualsIgnoresChunkBoundaries) {
   EXPECT_FALSE(ChunkedArray(int64(), {}).equals(ChunkedArray(utf8(), {})));
 }
 
+TEST(ChunkedArray, CombineChunks) {
+  const ChunkedArray column = four_chunks();
+  const ChunkedArray combined = column.combine_chunks();
+  EXPECT_EQ(combined.num_chunks(), 1);
+  EXPECT_EQ(combined.to_string(), "[[1 2 3 4 null 6]]");
+  EXPECT_TRUE(combined.equals(column));
+  // Slices are honoured; a single chunk is kept as it is.
+  EXPECT_EQ(column.slice(2, 3).combine_chunks().to_string(), "[[3 4 null]]");
+  const ChunkedArray single = column.slice(0, 2);
+  EXPECT_EQ(single.combine_chunks().chunk(0).data(), single.chunk(0).data());
+  EXPECT_EQ(ChunkedArray(utf8(), {}).combine_chunks().num_chunks(), 0);
+}
+
 TEST(ChunkedArray, EqualsWithOptions) {
   const double nan = std::nan("");
   const ChunkedArray left({make_array<double>({1.0, nan}), make_array<double>({2.0})});

@@ -152,6 +152,15 @@ Table Table::slice(int64_t offset) const {
   return slice(offset, num_rows_ - offset);
 }
 
+Table Table::combine_chunks(Allocator* allocator) const {
+  std::vector<ChunkedArray> combined;
+  combined.reserve(columns_.size());
+  for (const ChunkedArray& column : columns_) {
+    combined.push_back(column.combine_chunks(allocator));
+  }
+  return Table(schema_, num_rows_, std::move(combined));
+}
+
 std::vector<RecordBatch> Table::to_batches(int64_t max_rows) const {
   std::vector<RecordBatch> batches;
   TableBatchReader reader(*this, max_rows);

@@ -44,6 +44,9 @@ class Table {
   Table slice(int64_t offset, int64_t length) const;
   Table slice(int64_t offset) const;
 
+  /// Every column in at most one chunk (see `ChunkedArray::combine_chunks`).
+  Table combine_chunks(Allocator* allocator = default_allocator()) const;
+
   /// The rows as record batches, zero-copy: a batch ends wherever any column's chunk ends, and
   /// holds at most `max_rows` rows when `max_rows` is positive. Empty chunks yield no batch.
   std::vector<RecordBatch> to_batches(int64_t max_rows = 0) const;

@@ -194,6 +194,21 @@ TEST(Table, RoundTripThroughBatches) {
   EXPECT_TRUE(Table::from_batches(misaligned_table().to_batches()).equals(misaligned_table()));
 }
 
+TEST(Table, CombineChunks) {
+  const Table table = misaligned_table().slice(1);
+  const Table combined = table.combine_chunks();
+  EXPECT_EQ(combined.column(0).num_chunks(), 1);
+  EXPECT_EQ(combined.column(1).num_chunks(), 1);
+  EXPECT_TRUE(combined.equals(table));
+  EXPECT_EQ(combined.to_batches().size(), 1u);
+  EXPECT_EQ(combined.to_string(),
+            "id: int64\n"
+            "name: string\n"
+            "----\n"
+            "id: [[2 3 4 5]]\n"
+            R"(name: [["b" "c" "d" "e"]])");
+}
+
 TEST(Table, BatchReader) {
   TableBatchReader reader(misaligned_table().slice(1), 10);
   EXPECT_EQ(reader.schema()->field_names(), (std::vector<std::string>{"id", "name"}));
