@@ -15,7 +15,6 @@ namespace {
 
 using testing::array_of;
 using testing::booleans;
-using testing::buffer_of;
 using testing::bytes_of;
 using testing::dense_union_of;
 using testing::dictionary_of;

@@ -15,7 +15,6 @@ namespace bowstring {
 namespace {
 
 using testing::make_array;
-using testing::make_string_array;
 
 /// An int64 array of 3 values whose values buffer holds only one: validation rejects it.
 Array broken_int64_array() {

@@ -180,6 +180,7 @@ TEST(Table, ToBatchesSplitsAtEveryChunkBoundary) {
 TEST(Table, ToBatchesWithARowLimit) {
   const std::vector<RecordBatch> batches = misaligned_table().to_batches(2);
   std::vector<int64_t> sizes;
+  sizes.reserve(batches.size());
   for (const RecordBatch& batch : batches) {
     sizes.push_back(batch.num_rows());
   }
