@@ -4,7 +4,12 @@
 #include <string>
 
 #include "bowstring/array/builder_binary.h"
+#include "bowstring/array/builder_decimal.h"
+#include "bowstring/array/builder_dict.h"
+#include "bowstring/array/builder_nested.h"
 #include "bowstring/array/builder_primitive.h"
+#include "bowstring/array/builder_run_end_encoded.h"
+#include "bowstring/array/builder_union.h"
 
 namespace bowstring {
 
@@ -212,8 +217,35 @@ std::unique_ptr<ArrayBuilder> make_builder(TypePtr type, Allocator* allocator) {
       return make_default<StringViewBuilder>(allocator);
     case TypeId::kBinaryView:
       return make_default<BinaryViewBuilder>(allocator);
-    default:
-      break;
+    case TypeId::kDecimal32:
+    case TypeId::kDecimal64:
+    case TypeId::kDecimal128:
+    case TypeId::kDecimal256:
+      return make_with_type<DecimalBuilder>(std::move(type), allocator);
+    case TypeId::kList:
+      return make_with_type<ListBuilder>(std::move(type), allocator);
+    case TypeId::kLargeList:
+      return make_with_type<LargeListBuilder>(std::move(type), allocator);
+    case TypeId::kListView:
+      return make_with_type<ListViewBuilder>(std::move(type), allocator);
+    case TypeId::kLargeListView:
+      return make_with_type<LargeListViewBuilder>(std::move(type), allocator);
+    case TypeId::kFixedSizeList:
+      return make_with_type<FixedSizeListBuilder>(std::move(type), allocator);
+    case TypeId::kStruct:
+      return make_with_type<StructBuilder>(std::move(type), allocator);
+    case TypeId::kMap:
+      return make_with_type<MapBuilder>(std::move(type), allocator);
+    case TypeId::kDictionary:
+      return make_with_type<DictionaryBuilder>(std::move(type), allocator);
+    case TypeId::kDenseUnion:
+      return make_with_type<DenseUnionBuilder>(std::move(type), allocator);
+    case TypeId::kSparseUnion:
+      return make_with_type<SparseUnionBuilder>(std::move(type), allocator);
+    case TypeId::kRunEndEncoded:
+      return make_with_type<RunEndEncodedBuilder>(std::move(type), allocator);
+    case TypeId::kExtension:
+      return make_with_type<ExtensionBuilder>(std::move(type), allocator);
   }
   throw NotImplemented("no builder for " + type->to_string());
 }

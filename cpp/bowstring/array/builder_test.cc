@@ -10,6 +10,7 @@
 
 #include "bowstring/array/builder_binary.h"
 #include "bowstring/array/builder_primitive.h"
+#include "bowstring/array/builder_union.h"
 #include "bowstring/testing/array_testing.h"
 #include "bowstring/testing/test_util.h"
 
@@ -675,6 +676,99 @@ TEST(BinaryViewBuilderTest, AppendValuesReuseAndSlices) {
   EXPECT_EQ(BinaryViewArray(empty).num_data_buffers(), 0);
   EXPECT_THROW(BinaryViewBuilder(utf8(), default_allocator()), TypeError);
   EXPECT_THROW(BinaryViewBuilder(binary_view(), default_allocator(), 4), InvalidArgument);
+}
+
+// --- every type ---------------------------------------------------------------------------
+
+std::vector<TypePtr> every_type() {
+  return {null(),
+          boolean(),
+          int8(),
+          int16(),
+          int32(),
+          int64(),
+          uint8(),
+          uint16(),
+          uint32(),
+          uint64(),
+          float16(),
+          float32(),
+          float64(),
+          decimal32(9, 2),
+          decimal64(18, 2),
+          decimal128(38, 2),
+          decimal256(76, 2),
+          date32(),
+          date64(),
+          time32(TimeUnit::kMilli),
+          time64(TimeUnit::kMicro),
+          timestamp(TimeUnit::kNano, "Europe/Paris"),
+          duration(TimeUnit::kSecond),
+          month_interval(),
+          day_time_interval(),
+          month_day_nano_interval(),
+          utf8(),
+          large_utf8(),
+          binary(),
+          large_binary(),
+          fixed_size_binary(5),
+          utf8_view(),
+          binary_view(),
+          list(int32()),
+          large_list(utf8()),
+          list_view(boolean()),
+          large_list_view(float64()),
+          fixed_size_list(int16(), 3),
+          struct_({field("a", int32()), field("b", list(utf8()))}),
+          map(utf8(), int64()),
+          dictionary(int16(), utf8()),
+          dense_union({field("i", int32()), field("s", utf8())}, {3, 7}),
+          sparse_union({field("i", int32()), field("s", utf8())}),
+          run_end_encoded(int32(), utf8()),
+          extension(int64(), "example.ext")};
+}
+
+TEST(MakeBuilderTest, BuildsEveryTypeWithTheLayoutOfTheFormat) {
+  for (const TypePtr& type : every_type()) {
+    SCOPED_TRACE(type->to_string());
+    std::unique_ptr<ArrayBuilder> builder = make_builder(type);
+    EXPECT_TRUE(builder->type()->equals(*type));
+    builder->append_null();
+    builder->append_nulls(2);
+    if (type->id() != TypeId::kDictionary) {
+      builder->append_empty_value();
+      builder->append_empty_values(2);
+    }
+    const int64_t length = builder->length();
+    Array array = builder->finish();
+    EXPECT_EQ(builder->length(), 0);
+    EXPECT_TRUE(array.type()->equals(*type));
+    EXPECT_EQ(array.length(), length);
+    const bool own_nulls = type->id() != TypeId::kDenseUnion &&
+                           type->id() != TypeId::kSparseUnion &&
+                           type->id() != TypeId::kRunEndEncoded;
+    const bool all_null = type->id() == TypeId::kNull;
+    EXPECT_EQ(array.data()->known_null_count(), all_null ? length : own_nulls ? 3 : 0);
+    for (int64_t i = 0; i < length; ++i) {
+      EXPECT_EQ(array.is_null(i), all_null || i < 3) << i;
+    }
+    const size_t fixed_buffers = type->layout().size();
+    if (type->id() == TypeId::kStringView || type->id() == TypeId::kBinaryView) {
+      EXPECT_GE(array.data()->buffers.size(), fixed_buffers);
+    } else {
+      EXPECT_EQ(array.data()->buffers.size(), fixed_buffers);
+    }
+    for (size_t b = 1; b < array.data()->buffers.size(); ++b) {
+      EXPECT_NE(array.data()->buffers[b], nullptr) << "buffer " << b;
+    }
+    EXPECT_EQ(array.data()->children.size(),
+              type->id() == TypeId::kDictionary || type->id() == TypeId::kExtension
+                  ? 0u
+                  : static_cast<size_t>(type->num_fields()));
+    Array empty = builder->finish();
+    EXPECT_EQ(empty.length(), 0);
+    EXPECT_TRUE(empty.type()->equals(*type));
+  }
 }
 
 // --- test helpers -------------------------------------------------------------------------

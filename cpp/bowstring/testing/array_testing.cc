@@ -1,6 +1,9 @@
 #include "bowstring/testing/array_testing.h"
 
 #include "bowstring/array/builder_binary.h"
+#include "bowstring/array/builder_decimal.h"
+#include "bowstring/array/builder_dict.h"
+#include "bowstring/array/builder_nested.h"
 
 namespace bowstring::testing {
 
@@ -34,6 +37,88 @@ Array make_string_array(const std::vector<std::optional<std::string>>& values, T
   std::unique_ptr<ArrayBuilder> builder = make_builder(std::move(type));
   for (const std::optional<std::string>& value : values) {
     append_optional_string(*builder, value);
+  }
+  return builder->finish();
+}
+
+Array make_decimal_array(TypePtr type, const std::vector<std::optional<std::string>>& values) {
+  DecimalBuilder builder(std::move(type));
+  for (const std::optional<std::string>& value : values) {
+    if (value.has_value()) {
+      builder.append_string(*value);
+    } else {
+      builder.append_null();
+    }
+  }
+  return builder.finish();
+}
+
+Array make_dictionary_array(TypePtr index_type, const std::vector<std::optional<int64_t>>& indices,
+                            const Array& dictionary) {
+  DictionaryBuilder builder(bowstring::dictionary(std::move(index_type), dictionary.type()),
+                            dictionary);
+  for (const std::optional<int64_t>& index : indices) {
+    if (index.has_value()) {
+      builder.append_index(*index);
+    } else {
+      builder.append_null();
+    }
+  }
+  return builder.finish();
+}
+
+namespace detail {
+
+ArrayBuilder& start_list(ArrayBuilder& builder, bool valid, int64_t size) {
+  switch (builder.type()->id()) {
+    case TypeId::kList: {
+      auto& lists = builder.as<ListBuilder>();
+      lists.append(valid);
+      return lists.value_builder();
+    }
+    case TypeId::kLargeList: {
+      auto& lists = builder.as<LargeListBuilder>();
+      lists.append(valid);
+      return lists.value_builder();
+    }
+    case TypeId::kListView: {
+      auto& lists = builder.as<ListViewBuilder>();
+      lists.append(valid);
+      return lists.value_builder();
+    }
+    case TypeId::kLargeListView: {
+      auto& lists = builder.as<LargeListViewBuilder>();
+      lists.append(valid);
+      return lists.value_builder();
+    }
+    case TypeId::kFixedSizeList: {
+      auto& lists = builder.as<FixedSizeListBuilder>();
+      if (valid && size != lists.list_size()) {
+        throw InvalidArgument("a list of " + std::to_string(size) + " values does not fit " +
+                              builder.type()->to_string());
+      }
+      lists.append(valid);
+      return lists.value_builder();
+    }
+    default:
+      throw TypeError("not a list type: " + builder.type()->to_string());
+  }
+}
+
+}  // namespace detail
+
+Array make_string_list_array(
+    TypePtr list_type,
+    const std::vector<std::optional<std::vector<std::optional<std::string>>>>& lists) {
+  std::unique_ptr<ArrayBuilder> builder = make_builder(std::move(list_type));
+  for (const auto& values : lists) {
+    const int64_t size = values.has_value() ? static_cast<int64_t>(values->size()) : 0;
+    ArrayBuilder& value_builder = detail::start_list(*builder, values.has_value(), size);
+    if (values.has_value()) {
+      for (const std::optional<std::string>& value : *values) {
+        append_optional_string(value_builder, value);
+      }
+    }
   }
   return builder->finish();
 }

@@ -5,7 +5,10 @@
 //   Array ints = make_array<int64_t>({1, std::nullopt, 3});
 //   Array days = make_array<int32_t>(date32(), {18000, std::nullopt});
 //   Array names = make_string_array({"a", std::nullopt, "ccc"});
+//   Array lists = make_list_array<int64_t>({{{1, 2}}, std::nullopt, {{}}, {{std::nullopt}}});
 //   Array views = make_string_array({"short", "a string longer than twelve bytes"}, utf8_view());
+//   Array prices = make_decimal_array(decimal128(10, 2), {"12.50", std::nullopt});
+//   Array codes = make_dictionary_array(int8(), {0, 1, std::nullopt, 0}, names);
 //   Array rows = make_struct_array({{"id", ints}, {"name", names}});
 
 #include <cstdint>
@@ -96,9 +99,54 @@ void append_optional_string(ArrayBuilder& builder, const std::optional<std::stri
 Array make_string_array(const std::vector<std::optional<std::string>>& values,
                         TypePtr type = utf8());
 
+/// A decimal array of `type` (decimal32/64/128/256) from decimal strings ("-12.345").
+Array make_decimal_array(TypePtr type, const std::vector<std::optional<std::string>>& values);
+
+/// A dictionary array: `indices` (of `index_type`, nullopt for nulls) into `dictionary`.
+Array make_dictionary_array(TypePtr index_type, const std::vector<std::optional<int64_t>>& indices,
+                            const Array& dictionary);
+
+/// A list array of `list_type` (list, large_list, list_view, large_list_view or
+/// fixed_size_list of a fixed-width type read as `T`) from optional lists of optional values.
+template <typename T>
+Array make_list_array(TypePtr list_type,
+                      const std::vector<std::optional<std::vector<std::optional<T>>>>& lists);
+
+/// A list<T> array (T's default type) from optional lists of optional values.
+template <typename T>
+Array make_list_array(const std::vector<std::optional<std::vector<std::optional<T>>>>& lists) {
+  return make_list_array<T>(list(default_type_for<T>()), lists);
+}
+
+/// A list array of `list_type` whose values are strings (see `make_string_array`).
+Array make_string_list_array(
+    TypePtr list_type,
+    const std::vector<std::optional<std::vector<std::optional<std::string>>>>& lists);
+
 /// A struct array with the given (name, child) fields, all of the same length; `validity` has
 /// one entry per row (empty: no nulls). The children are used as they are, without a copy.
 Array make_struct_array(const std::vector<std::pair<std::string, Array>>& fields,
                         const std::vector<bool>& validity = {});
+
+namespace detail {
+/// Starts a list slot (valid or null) in a builder of any list type; returns its value builder.
+ArrayBuilder& start_list(ArrayBuilder& builder, bool valid, int64_t size);
+}  // namespace detail
+
+template <typename T>
+Array make_list_array(TypePtr list_type,
+                      const std::vector<std::optional<std::vector<std::optional<T>>>>& lists) {
+  std::unique_ptr<ArrayBuilder> builder = make_builder(std::move(list_type));
+  for (const auto& values : lists) {
+    const int64_t size = values.has_value() ? static_cast<int64_t>(values->size()) : 0;
+    ArrayBuilder& value_builder = detail::start_list(*builder, values.has_value(), size);
+    if (values.has_value()) {
+      for (const std::optional<T>& value : *values) {
+        append_optional(value_builder, value);
+      }
+    }
+  }
+  return builder->finish();
+}
 
 }  // namespace bowstring::testing
