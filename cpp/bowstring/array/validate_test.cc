@@ -477,8 +477,8 @@ TEST(ValidateTest, Utf8IsCheckedPerValueAndNotUnderNulls) {
 
 // --- full: views ----------------------------------------------------------------------------
 
-Array view_array(TypePtr type, std::vector<BinaryView> views_in, std::vector<std::string> data,
-                 std::vector<bool> validity = {}) {
+Array view_array(TypePtr type, const std::vector<BinaryView>& views_in,
+                 const std::vector<std::string>& data, const std::vector<bool>& validity = {}) {
   std::vector<std::shared_ptr<Buffer>> buffers{validity_of(validity), buffer_of(views_in)};
   for (const std::string& bytes : data) {
     buffers.push_back(bytes_of(bytes));
@@ -612,24 +612,15 @@ TEST(ValidateTest, RunEndsMustNotBeNull) {
   const Array array = from_buffers(type, 3, {nullptr}, {ends, strings({"a", "b"})});
   EXPECT_THAT(full_error(array),
               HasSubstr("run_ends child has 1 nulls; run ends must not be null"));
+  // A null count already known is checked cheaply.
+  const Array counted =
+      from_buffers(type, 3, {nullptr}, {with_null_count(ends, 1), strings({"a", "b"})});
+  EXPECT_THAT(cheap_error(counted), HasSubstr("run_ends child has 1 nulls"));
 }
 
 // --- full: decimals -------------------------------------------------------------------------
 
 TEST(ValidateTest, DecimalsWithinPrecision) {
-  const auto decimal_array = [](TypePtr type, std::vector<int64_t> values,
-                                std::vector<bool> validity = {}) {
-    const size_t width = static_cast<size_t>(type->byte_width());
-    std::vector<uint8_t> bytes;
-    for (const int64_t value : values) {
-      uint8_t slot[32];
-      std::memset(slot, value < 0 ? 0xFF : 0, sizeof(slot));
-      std::memcpy(slot, &value, std::min(width, sizeof(value)));
-      bytes.insert(bytes.end(), slot, slot + width);
-    }
-    return from_buffers(std::move(type), static_cast<int64_t>(values.size()),
-                        {validity_of(validity), buffer_of(bytes)});
-  };
   EXPECT_NO_THROW(decimal_array(decimal32(3, 1), {999, -999, 0}).validate_full());
   EXPECT_EQ(full_error(decimal_array(decimal32(3, 1), {999, 1000})),
             "value 1 (100.0) has more than 3 digits in buffer 1 (values) of decimal32(3, 1)");
