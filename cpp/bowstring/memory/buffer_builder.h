@@ -1,6 +1,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <memory>
 #include <type_traits>
@@ -11,50 +12,8 @@
 
 namespace bowstring {
 
-/// Appends bytes to a growing buffer (amortized doubling), then `finish()` freezes them.
-class BufferBuilder {
- public:
-  explicit BufferBuilder(Allocator* allocator = default_allocator()) : buffer_(allocator) {}
-
-  int64_t size() const { return buffer_.size(); }
-  int64_t capacity() const { return buffer_.capacity(); }
-  uint8_t* mutable_data() { return buffer_.mutable_data(); }
-  const uint8_t* data() const { return buffer_.data(); }
-  Allocator* allocator() const { return buffer_.allocator(); }
-
-  /// Ensures `additional` more bytes can be appended without reallocating.
-  void reserve(int64_t additional) {
-    if (size() + additional > capacity()) {
-      buffer_.reserve(size() + additional);
-    }
-  }
-  void resize(int64_t size) { buffer_.resize(size); }
-  void append(const void* data, int64_t length) {
-    reserve(length);
-    unsafe_append(data, length);
-  }
-  /// Appends without checking capacity: call `reserve` first.
-  void unsafe_append(const void* data, int64_t length) {
-    if (length > 0) {
-      std::memcpy(buffer_.mutable_data() + buffer_.size(), data, static_cast<size_t>(length));
-    }
-    buffer_.resize(buffer_.size() + length);
-  }
-  /// Appends `length` copies of `byte`.
-  void append_fill(int64_t length, uint8_t byte) {
-    reserve(length);
-    std::memset(buffer_.mutable_data() + buffer_.size(), byte, static_cast<size_t>(length));
-    buffer_.resize(buffer_.size() + length);
-  }
-  /// Freezes the bytes into an immutable buffer and leaves the builder empty.
-  std::shared_ptr<Buffer> finish() { return buffer_.finish(); }
-  void reset() { buffer_ = MutableBuffer(buffer_.allocator()); }
-
- private:
-  MutableBuffer buffer_;
-};
-
 /// A growing buffer of fixed-width values of type `T` (amortized doubling), frozen by `finish()`.
+/// Every operation but growth is inline: builders append through it in their hot loops.
 template <typename T>
 class TypedBufferBuilder {
   static_assert(std::is_trivially_copyable_v<T>);
@@ -71,6 +30,17 @@ class TypedBufferBuilder {
         length_(std::exchange(other.length_, 0)),
         capacity_(std::exchange(other.capacity_, 0)),
         capacity_bytes_(std::exchange(other.capacity_bytes_, 0)) {}
+  TypedBufferBuilder& operator=(TypedBufferBuilder&& other) noexcept {
+    if (this != &other) {
+      reset();
+      allocator_ = other.allocator_;
+      data_ = std::exchange(other.data_, nullptr);
+      length_ = std::exchange(other.length_, 0);
+      capacity_ = std::exchange(other.capacity_, 0);
+      capacity_bytes_ = std::exchange(other.capacity_bytes_, 0);
+    }
+    return *this;
+  }
 
   int64_t length() const { return length_; }
   int64_t capacity() const { return capacity_; }
@@ -78,11 +48,14 @@ class TypedBufferBuilder {
   const T* data() const { return data_; }
   T& operator[](int64_t i) { return data_[i]; }
   const T& operator[](int64_t i) const { return data_[i]; }
+  /// The last value appended; the builder must not be empty.
+  const T& back() const { return data_[length_ - 1]; }
+  T& back() { return data_[length_ - 1]; }
   Allocator* allocator() const { return allocator_; }
 
   /// Ensures `additional` more values can be appended without reallocating.
   void reserve(int64_t additional) {
-    if (length_ + additional > capacity_) {
+    if (length_ + additional > capacity_) [[unlikely]] {
       grow(length_ + additional);
     }
   }
@@ -105,6 +78,9 @@ class TypedBufferBuilder {
     length_ += count;
   }
   void append_fill(int64_t count, T value) {
+    if (count <= 0) {
+      return;
+    }
     reserve(count);
     std::fill(data_ + length_, data_ + length_ + count, value);
     length_ += count;
@@ -122,13 +98,21 @@ class TypedBufferBuilder {
   }
 
   /// Freezes the values into an immutable buffer (padding zeroed) and leaves the builder empty.
+  /// Capacity well beyond the padded size is returned to the allocator first, so that finished
+  /// arrays do not keep the slack of the doubling growth.
   std::shared_ptr<Buffer> finish() {
     if (data_ == nullptr) {
       return Buffer::zeros(0, allocator_);
     }
-    auto* bytes = reinterpret_cast<uint8_t*>(data_);
     const int64_t size = length_ * kWidth;
-    std::memset(bytes + size, 0, static_cast<size_t>(padded_size(size) - size));
+    const int64_t padded = padded_size(size);
+    if (capacity_bytes_ - padded > std::max<int64_t>(kShrinkSlack, padded / 8)) {
+      data_ = reinterpret_cast<T*>(
+          allocator_->reallocate(reinterpret_cast<uint8_t*>(data_), capacity_bytes_, padded));
+      capacity_bytes_ = padded;
+    }
+    auto* bytes = reinterpret_cast<uint8_t*>(data_);
+    std::memset(bytes + size, 0, static_cast<size_t>(padded - size));
     std::shared_ptr<Buffer> result = Buffer::adopt(allocator_, bytes, size, capacity_bytes_);
     data_ = nullptr;
     length_ = 0;
@@ -148,7 +132,9 @@ class TypedBufferBuilder {
   }
 
  private:
-  void grow(int64_t min_capacity) {
+  static constexpr int64_t kShrinkSlack = 4096;
+
+  [[gnu::noinline]] void grow(int64_t min_capacity) {
     const int64_t wanted = std::max(min_capacity, capacity_ * 2);
     // The allocation is padded to 64 bytes; a value never straddles its end.
     const int64_t new_bytes = padded_size(wanted * kWidth);
@@ -167,6 +153,39 @@ class TypedBufferBuilder {
   int64_t capacity_bytes_ = 0;
 };
 
+/// Appends bytes to a growing buffer (amortized doubling), then `finish()` freezes them.
+class BufferBuilder {
+ public:
+  explicit BufferBuilder(Allocator* allocator = default_allocator()) : bytes_(allocator) {}
+
+  int64_t size() const { return bytes_.length(); }
+  int64_t capacity() const { return bytes_.capacity(); }
+  uint8_t* mutable_data() { return bytes_.mutable_data(); }
+  const uint8_t* data() const { return bytes_.data(); }
+  Allocator* allocator() const { return bytes_.allocator(); }
+
+  /// Ensures `additional` more bytes can be appended without reallocating.
+  void reserve(int64_t additional) { bytes_.reserve(additional); }
+  /// Sets the size; bytes past the old size are zero.
+  void resize(int64_t size) { bytes_.resize(size); }
+  void append(const void* data, int64_t length) {
+    bytes_.append(static_cast<const uint8_t*>(data), length);
+  }
+  /// Appends without checking capacity: call `reserve` first.
+  void unsafe_append(const void* data, int64_t length) {
+    bytes_.unsafe_append(static_cast<const uint8_t*>(data), length);
+  }
+  /// Appends `length` copies of `byte`.
+  void append_fill(int64_t length, uint8_t byte) { bytes_.append_fill(length, byte); }
+  /// Freezes the bytes into an immutable buffer and leaves the builder empty.
+  std::shared_ptr<Buffer> finish() { return bytes_.finish(); }
+  /// Drops the contents and frees the memory.
+  void reset() { bytes_.reset(); }
+
+ private:
+  TypedBufferBuilder<uint8_t> bytes_;
+};
+
 /// A growing bitmap (validity or boolean values). Memory past the appended bits is kept zero, so
 /// appending a bit only has to set ones. Counts the false bits appended (the null count, when the
 /// bitmap is a validity bitmap).
@@ -182,7 +201,7 @@ class BitmapBuilder {
 
   void reserve(int64_t additional_bits) {
     const int64_t needed = bit_util::bytes_for_bits(length_ + additional_bits);
-    if (needed > bytes_.capacity()) {
+    if (needed > bytes_.capacity()) [[unlikely]] {
       bytes_.reserve(needed);
     }
   }
@@ -221,7 +240,22 @@ class BitmapBuilder {
     reserve(count);
     uint8_t* out = bytes_.mutable_data();
     int64_t set = 0;
-    for (int64_t i = 0; i < count; ++i) {
+    int64_t i = 0;
+    for (; i < count && ((length_ + i) & 7) != 0; ++i) {
+      const unsigned bit = values[i] != 0;
+      out[(length_ + i) >> 3] |= static_cast<uint8_t>(bit << ((length_ + i) & 7));
+      set += bit;
+    }
+    // Whole output bytes at a time: eight input bytes pack into one.
+    for (; i + 8 <= count; i += 8) {
+      unsigned byte = 0;
+      for (int b = 0; b < 8; ++b) {
+        byte |= static_cast<unsigned>(values[i + b] != 0) << b;
+      }
+      out[(length_ + i) >> 3] = static_cast<uint8_t>(byte);
+      set += std::popcount(byte);
+    }
+    for (; i < count; ++i) {
       const unsigned bit = values[i] != 0;
       out[(length_ + i) >> 3] |= static_cast<uint8_t>(bit << ((length_ + i) & 7));
       set += bit;
