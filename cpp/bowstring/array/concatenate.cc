@@ -65,10 +65,7 @@ class Concatenator {
         BitmapBuilder bits(allocator_);
         bits.reserve(length);
         for (const ArrayDataPtr& piece : pieces) {
-          // An empty bitmap builder has no memory yet to copy zero bits into.
-          if (piece->length > 0) {
-            bits.append_bits(piece->buffers[1]->data(), piece->offset, piece->length);
-          }
+          bits.append_bits(piece->buffers[1]->data(), piece->offset, piece->length);
         }
         buffers.push_back(bits.finish());
         break;
@@ -155,9 +152,7 @@ class Concatenator {
     bitmap.reserve(length);
     for (const ArrayDataPtr& piece : pieces) {
       const Buffer* bits = piece->buffers[0].get();
-      if (piece->length > 0) {
-        bitmap.append_bits(bits == nullptr ? nullptr : bits->data(), piece->offset, piece->length);
-      }
+      bitmap.append_bits(bits == nullptr ? nullptr : bits->data(), piece->offset, piece->length);
     }
     return bitmap.finish();
   }

@@ -122,8 +122,7 @@ TEST(ConcatenateTest, BooleansAtUnalignedOffsets) {
 }
 
 TEST(ConcatenateTest, NullArrays) {
-  const Array result =
-      concat({from_buffers(null(), 2, {nullptr}), from_buffers(null(), 3, {nullptr})});
+  const Array result = concat({make_array(null(), 2, {nullptr}), make_array(null(), 3, {nullptr})});
   EXPECT_EQ(result.length(), 5);
   EXPECT_EQ(result.null_count(), 5);
 }
@@ -178,7 +177,7 @@ TEST(ConcatenateTest, ViewsListEachDataBufferOnceAndOnlyWhenUsed) {
 TEST(ConcatenateTest, ViewsUnderNullsAreCleared) {
   BinaryView garbage;
   std::memset(&garbage, 0x55, sizeof(garbage));
-  const Array a = from_buffers(
+  const Array a = make_array(
       utf8_view(), 2,
       {bitmap_of({true, false}), buffer_of(std::vector<BinaryView>{inline_view("x"), garbage})});
   const Array result = concat({a, a});
@@ -188,11 +187,11 @@ TEST(ConcatenateTest, ViewsUnderNullsAreCleared) {
 
 TEST(ConcatenateTest, FixedSizeBinary) {
   const Array a =
-      from_buffers(fixed_size_binary(2), 3, {bitmap_of({true, false, true}), bytes_of("abXXcd")});
-  const Array b = from_buffers(fixed_size_binary(2), 1, {nullptr, bytes_of("ef")});
+      make_array(fixed_size_binary(2), 3, {bitmap_of({true, false, true}), bytes_of("abXXcd")});
+  const Array b = make_array(fixed_size_binary(2), 1, {nullptr, bytes_of("ef")});
   expect_concatenation(
       {a.slice(1), b},
-      from_buffers(fixed_size_binary(2), 3, {bitmap_of({false, true, true}), bytes_of("YYcdef")}));
+      make_array(fixed_size_binary(2), 3, {bitmap_of({false, true, true}), bytes_of("YYcdef")}));
 }
 
 // --- nested ---------------------------------------------------------------------------------
@@ -211,13 +210,13 @@ TEST(ConcatenateTest, ListsTrimTheirChildToTheUsedRange) {
 TEST(ConcatenateTest, OffsetOverflowIsAnError) {
   // Null children cost no memory, so 32-bit offsets can be pushed past their limit cheaply.
   const TypePtr type = list(null());
-  const Array big = list_of(type, {0, 1500000000}, from_buffers(null(), 1500000000, {nullptr}));
+  const Array big = list_of(type, {0, 1500000000}, make_array(null(), 1500000000, {nullptr}));
   EXPECT_THAT(error_message({big, big}),
               HasSubstr("concatenated list<item: null> arrays hold 3000000000 child values, more "
                         "than the 2147483647 their offsets can address"));
   const TypePtr large = large_list(null());
   const Array large_big =
-      list_of(large, {0, 1500000000}, from_buffers(null(), 1500000000, {nullptr}));
+      list_of(large, {0, 1500000000}, make_array(null(), 1500000000, {nullptr}));
   EXPECT_EQ(concat({large_big, large_big}).length(), 2);
 }
 
@@ -246,8 +245,8 @@ TEST(ConcatenateTest, FixedSizeLists) {
 
 TEST(ConcatenateTest, StructsCutChildrenToTheirWindow) {
   const TypePtr type = struct_({field("a", int32()), field("b", utf8())});
-  const Array offset = from_buffers(type, 2, {bitmap_of({false, false, true, false})},
-                                    {int32s({9, 9, 1, 2}), strings({"", "", "x", "y"})}, {}, 2);
+  const Array offset = make_array(type, 2, {bitmap_of({false, false, true, false})},
+                                  {int32s({9, 9, 1, 2}), strings({"", "", "x", "y"})}, {}, 2);
   const Array plain = struct_of(type, 1, {int32s({3}), strings({"z"})});
   const Array result = concat({offset, plain});
   EXPECT_TRUE(result.equals(
@@ -329,8 +328,8 @@ TEST(ConcatenateTest, IndexOverflowIsAnError) {
 
 TEST(ConcatenateTest, IndicesUnderNullsAreNotShifted) {
   const TypePtr type = dictionary(int8(), utf8());
-  const Array garbage = from_buffers(
-      type, 2, {bitmap_of({false, true}), buffer_of<int8_t>({127, 0})}, {}, strings({"q"}));
+  const Array garbage = make_array(type, 2, {bitmap_of({false, true}), buffer_of<int8_t>({127, 0})},
+                                   {}, strings({"q"}));
   const Array result = concat({dictionary_of(type, {0}, strings({"p"})), garbage});
   EXPECT_TRUE(result.equals(dictionary_of(type, {0, kNull, 1}, strings({"p", "q"}))));
 }
@@ -376,12 +375,12 @@ TEST(ConcatenateTest, RunEndEncodedAdjustsRunEnds) {
   const RunEndEncodedArray typed(result);
   EXPECT_EQ(typed.run_ends().length(), 5);
   EXPECT_TRUE(typed.run_ends().equals(
-      from_buffers(int32(), 5, {nullptr, buffer_of<int32_t>({2, 4, 5, 7, 8})})));
+      make_array(int32(), 5, {nullptr, buffer_of<int32_t>({2, 4, 5, 7, 8})})));
 }
 
 TEST(ConcatenateTest, RunEndOverflowIsAnError) {
   const TypePtr type = run_end_encoded(int16(), null());
-  const Array a = run_end_encoded_of(type, {20000}, from_buffers(null(), 1, {nullptr}));
+  const Array a = run_end_encoded_of(type, {20000}, make_array(null(), 1, {nullptr}));
   EXPECT_THAT(error_message({a, a}),
               HasSubstr("arrays have 40000 values, more than their run ends can count"));
   const Array fits = concat({a.slice(0, 16000), a.slice(0, 16000)});

@@ -69,7 +69,7 @@ TEST(EqualTest, TypesMustMatch) {
                    .equals(array_of<int64_t>(timestamp(TimeUnit::kMicro, "UTC"), {1})));
   const Array storage = int64s({1, 2});
   const Array extended =
-      from_buffers(extension(int64(), "example.ticks"), 2, storage.data()->buffers);
+      make_array(extension(int64(), "example.ticks"), 2, storage.data()->buffers);
   EXPECT_FALSE(extended.equals(storage));
   EXPECT_TRUE(extended.equals(Array(std::make_shared<ArrayData>(*extended.data()))));
 }
@@ -91,8 +91,8 @@ TEST(EqualTest, FieldNamesMatterAndMetadataOnlyWhenAsked) {
 
 TEST(EqualTest, LengthsMustMatch) {
   EXPECT_FALSE(int64s({1, 2}).equals(int64s({1, 2, 3})));
-  EXPECT_FALSE(from_buffers(null(), 2, {nullptr}).equals(from_buffers(null(), 3, {nullptr})));
-  EXPECT_TRUE(from_buffers(null(), 3, {nullptr}).equals(from_buffers(null(), 3, {nullptr})));
+  EXPECT_FALSE(make_array(null(), 2, {nullptr}).equals(make_array(null(), 3, {nullptr})));
+  EXPECT_TRUE(make_array(null(), 3, {nullptr}).equals(make_array(null(), 3, {nullptr})));
 }
 
 TEST(EqualTest, ArraysWithoutData) {
@@ -123,15 +123,15 @@ TEST(EqualTest, ValuesUnderNullsAreIgnored) {
                   .equals(raw_array<int64_t>(int64(), {1, -7, 3}, {true, false, true})));
   EXPECT_TRUE(raw_array<double>(float64(), {kNaN, 2.0}, {false, true})
                   .equals(raw_array<double>(float64(), {1.0, 2.0}, {false, true})));
-  EXPECT_TRUE(from_buffers(boolean(), 2, {bitmap_of({false, true}), bitmap_of({true, true})})
+  EXPECT_TRUE(make_array(boolean(), 2, {bitmap_of({false, true}), bitmap_of({true, true})})
                   .equals(booleans({kNull, true})));
-  EXPECT_TRUE(from_buffers(fixed_size_binary(2), 2, {bitmap_of({true, false}), bytes_of("abXY")})
-                  .equals(from_buffers(fixed_size_binary(2), 2,
-                                       {bitmap_of({true, false}), bytes_of("abZZ")})));
+  EXPECT_TRUE(make_array(fixed_size_binary(2), 2, {bitmap_of({true, false}), bytes_of("abXY")})
+                  .equals(make_array(fixed_size_binary(2), 2,
+                                     {bitmap_of({true, false}), bytes_of("abZZ")})));
   // A null string may even cover bytes.
   EXPECT_TRUE(
-      from_buffers(utf8(), 2,
-                   {bitmap_of({false, true}), buffer_of<int32_t>({0, 5, 6}), bytes_of("junk!x")})
+      make_array(utf8(), 2,
+                 {bitmap_of({false, true}), buffer_of<int32_t>({0, 5, 6}), bytes_of("junk!x")})
           .equals(strings({kNull, "x"})));
   // A null list may cover values, and a null struct may hide different children.
   const Array garbage_list = list_of(list(int64()), {0, 3, 4}, int64s({7, 8, 9, 1}), {false, true});
@@ -148,9 +148,9 @@ TEST(EqualTest, ValuesUnderNullsAreIgnored) {
           .equals(list_view_of(list_view(int32()), {0, 0}, {1, 0}, int32s({1}), {true, false})));
   BinaryView garbage;
   std::memset(&garbage, 0x55, sizeof(garbage));
-  EXPECT_TRUE(from_buffers(utf8_view(), 2,
-                           {bitmap_of({true, false}),
-                            buffer_of(std::vector<BinaryView>{inline_view("x"), garbage})})
+  EXPECT_TRUE(make_array(utf8_view(), 2,
+                         {bitmap_of({true, false}),
+                          buffer_of(std::vector<BinaryView>{inline_view("x"), garbage})})
                   .equals(views({"x", kNull})));
 }
 
@@ -172,7 +172,7 @@ TEST(EqualTest, SlicesCompareByTheirWindow) {
 
 TEST(EqualTest, OffsetsNeedNotStartAtZero) {
   const Array rebased =
-      from_buffers(utf8(), 2, {nullptr, buffer_of<int32_t>({3, 5, 8}), bytes_of("xxxabcde")});
+      make_array(utf8(), 2, {nullptr, buffer_of<int32_t>({3, 5, 8}), bytes_of("xxxabcde")});
   EXPECT_TRUE(rebased.equals(strings({"ab", "cde"})));
   EXPECT_FALSE(rebased.equals(strings({"ab", "cdf"})));
   EXPECT_FALSE(rebased.equals(strings({"abc", "de"})));
@@ -184,7 +184,7 @@ TEST(EqualTest, OffsetsNeedNotStartAtZero) {
 TEST(EqualTest, StructsApplyTheirOffsetToChildren) {
   const TypePtr type = struct_({field("a", int32()), field("b", utf8())});
   const Array offset =
-      from_buffers(type, 2, {nullptr}, {int32s({0, 0, 1, 2}), strings({"", "", "x", "y"})}, {}, 2);
+      make_array(type, 2, {nullptr}, {int32s({0, 0, 1, 2}), strings({"", "", "x", "y"})}, {}, 2);
   EXPECT_TRUE(offset.equals(struct_of(type, 2, {int32s({1, 2}), strings({"x", "y"})})));
   EXPECT_FALSE(offset.equals(struct_of(type, 2, {int32s({1, 2}), strings({"x", "z"})})));
 }
@@ -214,7 +214,7 @@ TEST(EqualTest, ViewsWithDifferentBufferLayouts) {
   EXPECT_TRUE(one_buffer.equals(many_buffers));
   // The same strings placed anywhere in any buffer.
   const std::string long_value = "a value longer than twelve";
-  const Array placed = from_buffers(
+  const Array placed = make_array(
       binary_view(), 2,
       {nullptr,
        buffer_of(std::vector<BinaryView>{reference_view(long_value, 1, 5), inline_view("ab")}),

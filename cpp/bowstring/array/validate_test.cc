@@ -71,12 +71,12 @@ TEST(ValidateTest, EverySamplePassesBothModes) {
 TEST(ValidateTest, KnownNullCountsThatAreRightPass) {
   EXPECT_NO_THROW(with_null_count(int64s({1, kNull, kNull}), 2).validate_full());
   EXPECT_NO_THROW(with_null_count(int64s({1, 2}), 0).validate_full());
-  EXPECT_NO_THROW(with_null_count(from_buffers(null(), 3, {nullptr}), 3).validate_full());
+  EXPECT_NO_THROW(with_null_count(make_array(null(), 3, {nullptr}), 3).validate_full());
 }
 
 TEST(ValidateTest, BinaryDataBufferMayBeAbsentWhenNoValueHasBytes) {
   EXPECT_NO_THROW(
-      from_buffers(utf8(), 2, {nullptr, buffer_of<int32_t>({0, 0, 0}), nullptr}).validate_full());
+      make_array(utf8(), 2, {nullptr, buffer_of<int32_t>({0, 0, 0}), nullptr}).validate_full());
 }
 
 TEST(ValidateTest, ValidMultiByteUtf8Passes) {
@@ -90,104 +90,104 @@ TEST(ValidateTest, ValidMultiByteUtf8Passes) {
 // --- buffers --------------------------------------------------------------------------------
 
 TEST(ValidateTest, WrongNumberOfBuffers) {
-  const Array array = from_buffers(int64(), 1, {nullptr, buffer_of<int64_t>({1}), nullptr});
+  const Array array = make_array(int64(), 1, {nullptr, buffer_of<int64_t>({1}), nullptr});
   EXPECT_EQ(cheap_error(array), "array has 3 buffers, expected 2 in int64");
 }
 
 TEST(ValidateTest, ViewArraysNeedValidityAndViews) {
-  const Array array = from_buffers(utf8_view(), 0, {nullptr});
+  const Array array = make_array(utf8_view(), 0, {nullptr});
   EXPECT_THAT(cheap_error(array), HasSubstr("has 1 buffers, expected at least 2"));
 }
 
 TEST(ValidateTest, MissingValuesBuffer) {
-  const Array array = from_buffers(int32(), 2, {nullptr, nullptr});
+  const Array array = make_array(int32(), 2, {nullptr, nullptr});
   EXPECT_EQ(cheap_error(array), "required buffer is missing in buffer 1 (values) of int32");
 }
 
 TEST(ValidateTest, ValuesBufferTooSmallForOffsetPlusLength) {
-  const Array short_values = from_buffers(int64(), 3, {nullptr, buffer_of<int64_t>({1, 2})});
+  const Array short_values = make_array(int64(), 3, {nullptr, buffer_of<int64_t>({1, 2})});
   EXPECT_EQ(cheap_error(short_values),
             "buffer has 16 bytes, fewer than the 24 needed for offset 0 + length 3 in buffer 1 "
             "(values) of int64");
   const Array offset_values =
-      from_buffers(int64(), 2, {nullptr, buffer_of<int64_t>({1, 2, 3})}, {}, {}, 2);
+      make_array(int64(), 2, {nullptr, buffer_of<int64_t>({1, 2, 3})}, {}, {}, 2);
   EXPECT_THAT(cheap_error(offset_values), HasSubstr("fewer than the 32 needed for offset 2"));
   const Array intervals =
-      from_buffers(month_day_nano_interval(), 2, {nullptr, buffer_of<int64_t>({1, 2, 3})});
+      make_array(month_day_nano_interval(), 2, {nullptr, buffer_of<int64_t>({1, 2, 3})});
   EXPECT_THAT(cheap_error(intervals), HasSubstr("fewer than the 32 needed"));
-  const Array decimals = from_buffers(decimal128(10, 2), 1, {nullptr, buffer_of<int64_t>({1})});
+  const Array decimals = make_array(decimal128(10, 2), 1, {nullptr, buffer_of<int64_t>({1})});
   EXPECT_THAT(cheap_error(decimals), HasSubstr("fewer than the 16 needed"));
 }
 
 TEST(ValidateTest, ValidityBitmapTooSmall) {
   std::vector<int32_t> values(20, 1);
-  const Array array = from_buffers(int32(), 20, {bitmap_of({true, false}), buffer_of(values)});
+  const Array array = make_array(int32(), 20, {bitmap_of({true, false}), buffer_of(values)});
   EXPECT_EQ(cheap_error(array),
             "buffer has 1 bytes, fewer than the 3 needed for offset 0 + length 20 in buffer 0 "
             "(validity) of int32");
 }
 
 TEST(ValidateTest, BooleanValuesTooSmall) {
-  const Array array = from_buffers(boolean(), 9, {nullptr, bitmap_of({true})});
+  const Array array = make_array(boolean(), 9, {nullptr, bitmap_of({true})});
   EXPECT_THAT(cheap_error(array),
               AllOf(HasSubstr("fewer than the 2 needed"), HasSubstr("buffer 1 (values) of bool")));
 }
 
 TEST(ValidateTest, FixedSizeBinaryValuesTooSmall) {
-  const Array array = from_buffers(fixed_size_binary(4), 2, {nullptr, bytes_of("abcdefg")});
+  const Array array = make_array(fixed_size_binary(4), 2, {nullptr, bytes_of("abcdefg")});
   EXPECT_THAT(cheap_error(array), HasSubstr("buffer has 7 bytes, fewer than the 8 needed"));
 }
 
 TEST(ValidateTest, OffsetsTooSmall) {
   const Array array =
-      from_buffers(utf8(), 3, {nullptr, buffer_of<int32_t>({0, 1, 2}), bytes_of("ab")});
+      make_array(utf8(), 3, {nullptr, buffer_of<int32_t>({0, 1, 2}), bytes_of("ab")});
   EXPECT_EQ(cheap_error(array),
             "buffer has 12 bytes, fewer than the 16 needed for offset 0 + length 3 in buffer 1 "
             "(offsets) of string");
   const Array large =
-      from_buffers(large_list(int32()), 1, {nullptr, buffer_of<int64_t>({0})}, {int32s({})});
+      make_array(large_list(int32()), 1, {nullptr, buffer_of<int64_t>({0})}, {int32s({})});
   EXPECT_THAT(cheap_error(large), HasSubstr("fewer than the 16 needed"));
 }
 
 TEST(ValidateTest, ListViewSizesTooSmall) {
   const Array array =
-      from_buffers(list_view(int32()), 2,
-                   {nullptr, buffer_of<int32_t>({0, 0}), buffer_of<int32_t>({0})}, {int32s({})});
+      make_array(list_view(int32()), 2,
+                 {nullptr, buffer_of<int32_t>({0, 0}), buffer_of<int32_t>({0})}, {int32s({})});
   EXPECT_THAT(cheap_error(array), AllOf(HasSubstr("fewer than the 8 needed"),
                                         HasSubstr("buffer 2 (sizes) of list_view<item: int32>")));
 }
 
 TEST(ValidateTest, UnionTypeIdsAndDenseOffsetsTooSmall) {
   const TypePtr sparse = sparse_union({field("a", int32())});
-  EXPECT_THAT(cheap_error(from_buffers(sparse, 3, {nullptr, buffer_of<int8_t>({0, 0})},
-                                       {int32s({1, 2, 3})})),
-              HasSubstr("fewer than the 3 needed for offset 0 + length 3 in buffer 1 (type ids)"));
+  EXPECT_THAT(
+      cheap_error(make_array(sparse, 3, {nullptr, buffer_of<int8_t>({0, 0})}, {int32s({1, 2, 3})})),
+      HasSubstr("fewer than the 3 needed for offset 0 + length 3 in buffer 1 (type ids)"));
   const TypePtr dense = dense_union({field("a", int32())});
   // Dense unions have one offset per slot, not one more than the length.
-  EXPECT_NO_THROW(from_buffers(dense, 2,
-                               {nullptr, buffer_of<int8_t>({0, 0}), buffer_of<int32_t>({0, 1})},
-                               {int32s({1, 2})})
+  EXPECT_NO_THROW(make_array(dense, 2,
+                             {nullptr, buffer_of<int8_t>({0, 0}), buffer_of<int32_t>({0, 1})},
+                             {int32s({1, 2})})
                       .validate_full());
-  EXPECT_THAT(cheap_error(from_buffers(
-                  dense, 2, {nullptr, buffer_of<int8_t>({0, 0}), buffer_of<int32_t>({0})},
-                  {int32s({1, 2})})),
+  EXPECT_THAT(cheap_error(make_array(dense, 2,
+                                     {nullptr, buffer_of<int8_t>({0, 0}), buffer_of<int32_t>({0})},
+                                     {int32s({1, 2})})),
               HasSubstr("fewer than the 8 needed for offset 0 + length 2 in buffer 2 (offsets)"));
 }
 
 TEST(ValidateTest, ViewsBufferTooSmallAndDataBufferMissing) {
   const Array few_views =
-      from_buffers(utf8_view(), 2, {nullptr, buffer_of(std::vector<BinaryView>{inline_view("a")})});
+      make_array(utf8_view(), 2, {nullptr, buffer_of(std::vector<BinaryView>{inline_view("a")})});
   EXPECT_THAT(cheap_error(few_views),
               HasSubstr("fewer than the 32 needed for offset 0 + length 2 in buffer 1 (views)"));
-  const Array missing_data = from_buffers(
+  const Array missing_data = make_array(
       binary_view(), 1, {nullptr, buffer_of(std::vector<BinaryView>{inline_view("a")}), nullptr});
   EXPECT_EQ(cheap_error(missing_data),
             "data buffer is missing in buffer 2 (data buffer 0) of binary_view");
 }
 
 TEST(ValidateTest, OffsetPlusLengthOverflow) {
-  const Array array = from_buffers(int8(), std::numeric_limits<int64_t>::max(),
-                                   {nullptr, buffer_of<int8_t>({1})}, {}, {}, 2);
+  const Array array = make_array(int8(), std::numeric_limits<int64_t>::max(),
+                                 {nullptr, buffer_of<int8_t>({1})}, {}, {}, 2);
   EXPECT_THAT(cheap_error(array), HasSubstr("overflows"));
 }
 
@@ -209,7 +209,7 @@ TEST(ValidateTest, NullCountDisagreesWithBitmap) {
 }
 
 TEST(ValidateTest, NullArrayNullCountMustBeItsLength) {
-  EXPECT_THAT(cheap_error(with_null_count(from_buffers(null(), 4, {nullptr}), 2)),
+  EXPECT_THAT(cheap_error(with_null_count(make_array(null(), 4, {nullptr}), 2)),
               HasSubstr("null count 2 of a null array differs from its length 4"));
 }
 
@@ -223,15 +223,15 @@ TEST(ValidateTest, UnionAndRunEndEncodedNullCountMustBeZero) {
 }
 
 TEST(ValidateTest, TypesWithoutValidityMustNotHaveABitmap) {
-  EXPECT_EQ(cheap_error(from_buffers(null(), 2, {bitmap_of({true, true})})),
+  EXPECT_EQ(cheap_error(make_array(null(), 2, {bitmap_of({true, true})})),
             "buffer must be absent: null arrays have no validity bitmap in buffer 0 (unused) of "
             "null");
-  const Array sparse = from_buffers(sparse_union({field("a", int32())}), 1,
-                                    {bitmap_of({true}), buffer_of<int8_t>({0})}, {int32s({1})});
+  const Array sparse = make_array(sparse_union({field("a", int32())}), 1,
+                                  {bitmap_of({true}), buffer_of<int8_t>({0})}, {int32s({1})});
   EXPECT_THAT(cheap_error(sparse), HasSubstr("sparse_union arrays have no validity bitmap"));
   const Array runs =
-      from_buffers(run_end_encoded(int32(), int32()), 1, {bitmap_of({true})},
-                   {from_buffers(int32(), 1, {nullptr, buffer_of<int32_t>({1})}), int32s({1})});
+      make_array(run_end_encoded(int32(), int32()), 1, {bitmap_of({true})},
+                 {make_array(int32(), 1, {nullptr, buffer_of<int32_t>({1})}), int32s({1})});
   EXPECT_THAT(cheap_error(runs), HasSubstr("run_end_encoded arrays have no validity bitmap"));
 }
 
@@ -242,7 +242,7 @@ TEST(ValidateTest, WrongNumberOfChildren) {
   EXPECT_EQ(cheap_error(struct_of(type, 1, {int32s({1})})),
             "array has 1 children, expected 2 in struct<a: int32, b: int32>");
   EXPECT_THAT(
-      cheap_error(from_buffers(int32(), 1, {nullptr, buffer_of<int32_t>({1})}, {int32s({1})})),
+      cheap_error(make_array(int32(), 1, {nullptr, buffer_of<int32_t>({1})}, {int32s({1})})),
       HasSubstr("array has 1 children, expected 0"));
 }
 
@@ -271,7 +271,7 @@ TEST(ValidateTest, StructChildShorterThanParent) {
             "struct<a: int32, b: string>");
   // The struct's offset applies to its children.
   const Array offset =
-      from_buffers(type, 2, {nullptr}, {int32s({1, 2, 3}), strings({"x", "y", "z"})}, {}, 2);
+      make_array(type, 2, {nullptr}, {int32s({1, 2, 3}), strings({"x", "y", "z"})}, {}, 2);
   EXPECT_THAT(cheap_error(offset), HasSubstr("shorter than the parent's offset 2 + length 2"));
 }
 
@@ -291,7 +291,7 @@ TEST(ValidateTest, FixedSizeListChildTooShort) {
 
 TEST(ValidateTest, DictionaryMissing) {
   const Array array =
-      from_buffers(dictionary(int32(), utf8()), 1, {nullptr, buffer_of<int32_t>({0})});
+      make_array(dictionary(int32(), utf8()), 1, {nullptr, buffer_of<int32_t>({0})});
   EXPECT_EQ(cheap_error(array),
             "dictionary array has no dictionary in dictionary<values=string, indices=int32, "
             "ordered=0>");
@@ -304,7 +304,7 @@ TEST(ValidateTest, DictionaryOfTheWrongType) {
 
 TEST(ValidateTest, DictionaryOnANonDictionaryType) {
   const Array array =
-      from_buffers(int32(), 1, {nullptr, buffer_of<int32_t>({0})}, {}, strings({"x"}));
+      make_array(int32(), 1, {nullptr, buffer_of<int32_t>({0})}, {}, strings({"x"}));
   EXPECT_EQ(cheap_error(array),
             "array has a dictionary but its type is not a dictionary type in int32");
 }
@@ -312,24 +312,23 @@ TEST(ValidateTest, DictionaryOnANonDictionaryType) {
 // --- first and last offsets -----------------------------------------------------------------
 
 TEST(ValidateTest, FirstOffsetNegative) {
-  const Array array =
-      from_buffers(utf8(), 1, {nullptr, buffer_of<int32_t>({-1, 1}), bytes_of("ab")});
+  const Array array = make_array(utf8(), 1, {nullptr, buffer_of<int32_t>({-1, 1}), bytes_of("ab")});
   EXPECT_EQ(cheap_error(array), "first offset -1 is negative in buffer 1 (offsets) of string");
 }
 
 TEST(ValidateTest, LastOffsetBeforeFirst) {
   const Array array =
-      from_buffers(binary(), 2, {nullptr, buffer_of<int32_t>({2, 3, 1}), bytes_of("abc")});
+      make_array(binary(), 2, {nullptr, buffer_of<int32_t>({2, 3, 1}), bytes_of("abc")});
   EXPECT_THAT(cheap_error(array), HasSubstr("last offset 1 is smaller than the first offset 2"));
 }
 
 TEST(ValidateTest, LastOffsetPastTheData) {
   const Array array =
-      from_buffers(large_utf8(), 2, {nullptr, buffer_of<int64_t>({0, 2, 5}), bytes_of("abcd")});
+      make_array(large_utf8(), 2, {nullptr, buffer_of<int64_t>({0, 2, 5}), bytes_of("abcd")});
   EXPECT_EQ(cheap_error(array),
             "last offset 5 is past the end of the 4-byte data buffer in buffer 1 (offsets) of "
             "large_string");
-  const Array no_data = from_buffers(binary(), 1, {nullptr, buffer_of<int32_t>({0, 1}), nullptr});
+  const Array no_data = make_array(binary(), 1, {nullptr, buffer_of<int32_t>({0, 1}), nullptr});
   EXPECT_THAT(cheap_error(no_data), HasSubstr("past the end of the 0-byte data buffer"));
 }
 
@@ -357,17 +356,16 @@ TEST(ValidateTest, RunEndsLongerThanValues) {
 
 TEST(ValidateTest, RunEndEncodedWithoutRuns) {
   const TypePtr type = run_end_encoded(int16(), utf8());
-  const Array array =
-      from_buffers(type, 3, {nullptr},
-                   {from_buffers(int16(), 0, {nullptr, buffer_of<int16_t>({})}), strings({})});
+  const Array array = make_array(
+      type, 3, {nullptr}, {make_array(int16(), 0, {nullptr, buffer_of<int16_t>({})}), strings({})});
   EXPECT_THAT(cheap_error(array), HasSubstr("array has length 3 but no runs"));
 }
 
 TEST(ValidateTest, LastRunEndTooSmall) {
   const TypePtr type = run_end_encoded(int64(), int32());
-  const Array array = from_buffers(
+  const Array array = make_array(
       type, 4, {nullptr},
-      {from_buffers(int64(), 2, {nullptr, buffer_of<int64_t>({2, 4})}), int32s({1, 2})}, {}, 1);
+      {make_array(int64(), 2, {nullptr, buffer_of<int64_t>({2, 4})}), int32s({1, 2})}, {}, 1);
   EXPECT_THAT(cheap_error(array), HasSubstr("last run end 4 is smaller than offset 1 + length 4"));
 }
 
@@ -391,7 +389,7 @@ TEST(ValidateTest, NestedProblemsNameTheirPath) {
 
 TEST(ValidateTest, DictionaryProblemsNameTheDictionary) {
   const Array bad_dictionary =
-      from_buffers(utf8(), 1, {nullptr, buffer_of<int32_t>({0, 7}), bytes_of("ab")});
+      make_array(utf8(), 1, {nullptr, buffer_of<int32_t>({0, 7}), bytes_of("ab")});
   const Array array = dictionary_of(dictionary(int8(), utf8()), {0}, bad_dictionary);
   EXPECT_EQ(cheap_error(array),
             "last offset 7 is past the end of the 2-byte data buffer in buffer 1 (offsets) of "
@@ -399,13 +397,13 @@ TEST(ValidateTest, DictionaryProblemsNameTheDictionary) {
 }
 
 TEST(ValidateTest, ExtensionArraysAreValidatedAsTheirStorage) {
-  const Array array = from_buffers(extension(utf8(), "example.text"), 1,
-                                   {nullptr, buffer_of<int32_t>({0, 1}), bytes_of("\xff")});
+  const Array array = make_array(extension(utf8(), "example.text"), 1,
+                                 {nullptr, buffer_of<int32_t>({0, 1}), bytes_of("\xff")});
   EXPECT_EQ(full_error(array),
             "value 0 is not valid UTF-8 (byte 0 of 1) in extension<example.text, "
             "storage=string>");
   const Array short_values =
-      from_buffers(extension(int64(), "example.ticks"), 2, {nullptr, buffer_of<int64_t>({1})});
+      make_array(extension(int64(), "example.ticks"), 2, {nullptr, buffer_of<int64_t>({1})});
   EXPECT_THAT(cheap_error(short_values), HasSubstr("fewer than the 16 needed"));
 }
 
@@ -417,11 +415,11 @@ TEST(ValidateTest, OffsetsMustNotDecrease) {
             "offset 2 (value 2) is smaller than the previous offset 3 in buffer 1 (offsets) of "
             "list<item: int64>");
   const Array strings_array =
-      from_buffers(utf8(), 3, {nullptr, buffer_of<int32_t>({0, 2, 1, 3}), bytes_of("abc")});
+      make_array(utf8(), 3, {nullptr, buffer_of<int32_t>({0, 2, 1, 3}), bytes_of("abc")});
   EXPECT_THAT(full_error(strings_array),
               HasSubstr("offset 2 (value 1) is smaller than the previous offset 2"));
   const Array large_binary_array =
-      from_buffers(large_binary(), 2, {nullptr, buffer_of<int64_t>({0, 3, 2}), bytes_of("abc")});
+      make_array(large_binary(), 2, {nullptr, buffer_of<int64_t>({0, 3, 2}), bytes_of("abc")});
   EXPECT_THAT(full_error(large_binary_array), HasSubstr("in buffer 1 (offsets) of large_binary"));
   const Array large_list_array =
       list_of(large_list(int32()), {1, 0, 2}, int32s({1, 2}), {true, false});
@@ -431,8 +429,8 @@ TEST(ValidateTest, OffsetsMustNotDecrease) {
 
 TEST(ValidateTest, OffsetsOfASliceAreCheckedInItsWindowOnly) {
   // Offsets before the window decrease, but the slice never looks at them.
-  const Array array = from_buffers(
-      utf8(), 2, {nullptr, buffer_of<int32_t>({5, 0, 1, 2}), bytes_of("ab")}, {}, {}, 1);
+  const Array array =
+      make_array(utf8(), 2, {nullptr, buffer_of<int32_t>({5, 0, 1, 2}), bytes_of("ab")}, {}, {}, 1);
   EXPECT_NO_THROW(array.validate_full());
 }
 
@@ -467,7 +465,7 @@ TEST(ValidateTest, Utf8IsCheckedPerValueAndNotUnderNulls) {
   // A sequence split across two values is invalid in each of them.
   EXPECT_THAT(full_error(strings({"\xe2\x82", "\xac"})), HasSubstr("value 0 is not valid UTF-8"));
   // Bytes under a null are not a value.
-  const Array null_garbage = from_buffers(
+  const Array null_garbage = make_array(
       utf8(), 2, {bitmap_of({true, false}), buffer_of<int32_t>({0, 1, 2}), bytes_of("a\xff")});
   EXPECT_NO_THROW(null_garbage.validate_full());
   // Binary types hold any bytes.
@@ -483,7 +481,7 @@ Array view_array(TypePtr type, const std::vector<BinaryView>& views_in,
   for (const std::string& bytes : data) {
     buffers.push_back(bytes_of(bytes));
   }
-  return from_buffers(std::move(type), static_cast<int64_t>(views_in.size()), std::move(buffers));
+  return make_array(std::move(type), static_cast<int64_t>(views_in.size()), std::move(buffers));
 }
 
 TEST(ValidateTest, ViewsAreChecked) {
@@ -563,8 +561,8 @@ TEST(ValidateTest, DictionaryIndicesInRange) {
   EXPECT_THAT(full_error(unsigned_index), HasSubstr("index 0 (value 1) is outside"));
   // Indices under nulls are not looked at.
   const Array null_garbage =
-      from_buffers(dictionary(int32(), utf8()), 2,
-                   {bitmap_of({true, false}), buffer_of<int32_t>({0, 99})}, {}, strings({"a"}));
+      make_array(dictionary(int32(), utf8()), 2,
+                 {bitmap_of({true, false}), buffer_of<int32_t>({0, 99})}, {}, strings({"a"}));
   EXPECT_NO_THROW(null_garbage.validate_full());
 }
 
@@ -607,14 +605,13 @@ TEST(ValidateTest, RunEndsStrictlyIncreasingAndPositive) {
 
 TEST(ValidateTest, RunEndsMustNotBeNull) {
   const TypePtr type = run_end_encoded(int32(), utf8());
-  const Array ends =
-      from_buffers(int32(), 2, {bitmap_of({true, false}), buffer_of<int32_t>({1, 3})});
-  const Array array = from_buffers(type, 3, {nullptr}, {ends, strings({"a", "b"})});
+  const Array ends = make_array(int32(), 2, {bitmap_of({true, false}), buffer_of<int32_t>({1, 3})});
+  const Array array = make_array(type, 3, {nullptr}, {ends, strings({"a", "b"})});
   EXPECT_THAT(full_error(array),
               HasSubstr("run_ends child has 1 nulls; run ends must not be null"));
   // A null count already known is checked cheaply.
   const Array counted =
-      from_buffers(type, 3, {nullptr}, {with_null_count(ends, 1), strings({"a", "b"})});
+      make_array(type, 3, {nullptr}, {with_null_count(ends, 1), strings({"a", "b"})});
   EXPECT_THAT(cheap_error(counted), HasSubstr("run_ends child has 1 nulls"));
 }
 
@@ -637,7 +634,7 @@ TEST(ValidateTest, DecimalsWithinPrecision) {
   // The most negative decimal256 has 77 digits, one more than any precision allows.
   std::vector<uint8_t> most_negative(32, 0);
   most_negative[31] = 0x80;
-  EXPECT_THAT(full_error(from_buffers(decimal256(76, 0), 1, {nullptr, buffer_of(most_negative)})),
+  EXPECT_THAT(full_error(make_array(decimal256(76, 0), 1, {nullptr, buffer_of(most_negative)})),
               HasSubstr("has more than 76 digits"));
   // 10^38 - 1 fits decimal128(38), 10^38 does not.
   const auto decimal128_bytes = [](uint64_t low, uint64_t high) {
@@ -647,10 +644,10 @@ TEST(ValidateTest, DecimalsWithinPrecision) {
   const uint64_t low_of_1e38 = 0x098a224000000000ULL;
   const uint64_t high_of_1e38 = 0x4b3b4ca85a86c47aULL;
   EXPECT_NO_THROW(
-      from_buffers(decimal128(38, 0), 1, {nullptr, decimal128_bytes(low_of_1e38 - 1, high_of_1e38)})
+      make_array(decimal128(38, 0), 1, {nullptr, decimal128_bytes(low_of_1e38 - 1, high_of_1e38)})
           .validate_full());
-  EXPECT_THAT(full_error(from_buffers(decimal128(38, 0), 1,
-                                      {nullptr, decimal128_bytes(low_of_1e38, high_of_1e38)})),
+  EXPECT_THAT(full_error(make_array(decimal128(38, 0), 1,
+                                    {nullptr, decimal128_bytes(low_of_1e38, high_of_1e38)})),
               HasSubstr("has more than 38 digits"));
 }
 

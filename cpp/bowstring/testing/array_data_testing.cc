@@ -64,8 +64,8 @@ std::shared_ptr<Buffer> integers_of(const DataType& type, const std::vector<int6
   }
 }
 
-Array from_buffers(TypePtr type, int64_t length, std::vector<std::shared_ptr<Buffer>> buffers,
-                   const std::vector<Array>& children, const Array& dictionary, int64_t offset) {
+Array make_array(TypePtr type, int64_t length, std::vector<std::shared_ptr<Buffer>> buffers,
+                 const std::vector<Array>& children, const Array& dictionary, int64_t offset) {
   std::vector<ArrayDataPtr> child_data;
   child_data.reserve(children.size());
   for (const Array& child : children) {
@@ -103,8 +103,8 @@ Array booleans(const std::vector<std::optional<bool>>& values) {
     validity.push_back(value.has_value());
     any_null = any_null || !value.has_value();
   }
-  return from_buffers(boolean(), static_cast<int64_t>(values.size()),
-                      {any_null ? bitmap_of(validity) : nullptr, bitmap_of(bits)});
+  return make_array(boolean(), static_cast<int64_t>(values.size()),
+                    {any_null ? bitmap_of(validity) : nullptr, bitmap_of(bits)});
 }
 
 Array strings(const std::vector<std::optional<std::string>>& values, TypePtr type) {
@@ -120,7 +120,7 @@ Array strings(const std::vector<std::optional<std::string>>& values, TypePtr typ
   }
   const bool large = type->id() == TypeId::kLargeString || type->id() == TypeId::kLargeBinary;
   std::shared_ptr<Buffer> offset_buffer = integers_of(large ? *int64() : *int32(), offsets);
-  return from_buffers(
+  return make_array(
       std::move(type), static_cast<int64_t>(values.size()),
       {any_null ? bitmap_of(validity) : nullptr, std::move(offset_buffer), bytes_of(bytes)});
 }
@@ -170,7 +170,7 @@ Array views(const std::vector<std::optional<std::string>>& values, TypePtr type,
   for (const std::string& bytes : data) {
     buffers.push_back(bytes_of(bytes));
   }
-  return from_buffers(std::move(type), static_cast<int64_t>(values.size()), std::move(buffers));
+  return make_array(std::move(type), static_cast<int64_t>(values.size()), std::move(buffers));
 }
 
 namespace {
@@ -186,8 +186,8 @@ const DataType& offset_type_of(const DataType& type) {
 Array list_of(TypePtr type, const std::vector<int64_t>& offsets, const Array& values,
               const std::vector<bool>& validity) {
   std::shared_ptr<Buffer> offset_buffer = integers_of(offset_type_of(*type), offsets);
-  return from_buffers(std::move(type), static_cast<int64_t>(offsets.size()) - 1,
-                      {validity_of(validity), std::move(offset_buffer)}, {values});
+  return make_array(std::move(type), static_cast<int64_t>(offsets.size()) - 1,
+                    {validity_of(validity), std::move(offset_buffer)}, {values});
 }
 
 Array list_view_of(TypePtr type, const std::vector<int64_t>& offsets,
@@ -196,19 +196,19 @@ Array list_view_of(TypePtr type, const std::vector<int64_t>& offsets,
   const DataType& offset_type = offset_type_of(*type);
   std::shared_ptr<Buffer> offset_buffer = integers_of(offset_type, offsets);
   std::shared_ptr<Buffer> size_buffer = integers_of(offset_type, sizes);
-  return from_buffers(std::move(type), static_cast<int64_t>(offsets.size()),
-                      {validity_of(validity), std::move(offset_buffer), std::move(size_buffer)},
-                      {values});
+  return make_array(std::move(type), static_cast<int64_t>(offsets.size()),
+                    {validity_of(validity), std::move(offset_buffer), std::move(size_buffer)},
+                    {values});
 }
 
 Array fixed_size_list_of(TypePtr type, int64_t length, const Array& values,
                          const std::vector<bool>& validity) {
-  return from_buffers(std::move(type), length, {validity_of(validity)}, {values});
+  return make_array(std::move(type), length, {validity_of(validity)}, {values});
 }
 
 Array struct_of(TypePtr type, int64_t length, const std::vector<Array>& children,
                 const std::vector<bool>& validity) {
-  return from_buffers(std::move(type), length, {validity_of(validity)}, children);
+  return make_array(std::move(type), length, {validity_of(validity)}, children);
 }
 
 Array dictionary_of(TypePtr type, const std::vector<std::optional<int64_t>>& indices,
@@ -223,29 +223,29 @@ Array dictionary_of(TypePtr type, const std::vector<std::optional<int64_t>>& ind
   }
   const DataType& index_type = *static_cast<const DictionaryType&>(*type).index_type();
   std::shared_ptr<Buffer> index_buffer = integers_of(index_type, raw);
-  return from_buffers(std::move(type), static_cast<int64_t>(indices.size()),
-                      {any_null ? bitmap_of(validity) : nullptr, std::move(index_buffer)}, {},
-                      dictionary);
+  return make_array(std::move(type), static_cast<int64_t>(indices.size()),
+                    {any_null ? bitmap_of(validity) : nullptr, std::move(index_buffer)}, {},
+                    dictionary);
 }
 
 Array sparse_union_of(TypePtr type, const std::vector<int8_t>& type_ids,
                       const std::vector<Array>& children) {
-  return from_buffers(std::move(type), static_cast<int64_t>(type_ids.size()),
-                      {nullptr, buffer_of(type_ids)}, children);
+  return make_array(std::move(type), static_cast<int64_t>(type_ids.size()),
+                    {nullptr, buffer_of(type_ids)}, children);
 }
 
 Array dense_union_of(TypePtr type, const std::vector<int8_t>& type_ids,
                      const std::vector<int32_t>& offsets, const std::vector<Array>& children) {
-  return from_buffers(std::move(type), static_cast<int64_t>(type_ids.size()),
-                      {nullptr, buffer_of(type_ids), buffer_of(offsets)}, children);
+  return make_array(std::move(type), static_cast<int64_t>(type_ids.size()),
+                    {nullptr, buffer_of(type_ids), buffer_of(offsets)}, children);
 }
 
 Array run_end_encoded_of(TypePtr type, const std::vector<int64_t>& run_ends, const Array& values) {
   const TypePtr& run_end_type = static_cast<const RunEndEncodedType&>(*type).run_end_type();
-  const Array ends = from_buffers(run_end_type, static_cast<int64_t>(run_ends.size()),
-                                  {nullptr, integers_of(*run_end_type, run_ends)});
+  const Array ends = make_array(run_end_type, static_cast<int64_t>(run_ends.size()),
+                                {nullptr, integers_of(*run_end_type, run_ends)});
   const int64_t length = run_ends.empty() ? 0 : run_ends.back();
-  return from_buffers(std::move(type), length, {nullptr}, {ends, values});
+  return make_array(std::move(type), length, {nullptr}, {ends, values});
 }
 
 Array decimal_array(TypePtr type, const std::vector<int64_t>& values,
@@ -259,8 +259,8 @@ Array decimal_array(TypePtr type, const std::vector<int64_t>& values,
     std::memcpy(slot, &value, std::min(width, sizeof(value)));
     bytes.insert(bytes.end(), slot, slot + width);
   }
-  return from_buffers(std::move(type), static_cast<int64_t>(values.size()),
-                      {validity_of(validity), buffer_of(bytes)});
+  return make_array(std::move(type), static_cast<int64_t>(values.size()),
+                    {validity_of(validity), buffer_of(bytes)});
 }
 
 namespace {
@@ -284,7 +284,7 @@ std::vector<std::pair<std::string, Array>> sample_arrays() {
   };
   const std::nullopt_t null_value = std::nullopt;
 
-  add("null", from_buffers(null(), 4, {nullptr}));
+  add("null", make_array(null(), 4, {nullptr}));
   add("bool", booleans({true, null_value, false, true, false}));
   add("int8", array_of<int8_t>(int8(), {1, null_value, -3, 127}));
   add("uint8", array_of<uint8_t>(uint8(), {1, null_value, 255}));
@@ -318,11 +318,11 @@ std::vector<std::pair<std::string, Array>> sample_arrays() {
   add("large_utf8", strings({"a", null_value, "bcd"}, large_utf8()));
   add("binary", strings({std::string("\xff\x00\x01", 3), null_value, "x"}, binary()));
   add("large_binary", strings({null_value, std::string("\x80", 1)}, large_binary()));
-  add("fixed_size_binary", from_buffers(fixed_size_binary(3), 3,
-                                        {bitmap_of({true, false, true}),
-                                         bytes_of(std::string_view("abc\0\0\0xyz", 9))}));
+  add("fixed_size_binary",
+      make_array(fixed_size_binary(3), 3,
+                 {bitmap_of({true, false, true}), bytes_of(std::string_view("abc\0\0\0xyz", 9))}));
   add("fixed_size_binary[0]",
-      from_buffers(fixed_size_binary(0), 3, {bitmap_of({true, false, true}), bytes_of("")}));
+      make_array(fixed_size_binary(0), 3, {bitmap_of({true, false, true}), bytes_of("")}));
   add("utf8_view", views({"short", null_value, "a string longer than twelve", "",
                           "another quite long string here", "tiny"}));
   add("binary_view",
@@ -362,8 +362,8 @@ std::vector<std::pair<std::string, Array>> sample_arrays() {
       run_end_encoded_of(run_end_encoded(int16(), int64()), {1, 4}, int64s({null_value, 9})));
   add("run_end_encoded<int64>",
       run_end_encoded_of(run_end_encoded(int64(), float64()), {3}, doubles({0.5})));
-  add("extension", from_buffers(extension(int64(), "example.ticks"), 3,
-                                {bitmap_of({true, false, true}), buffer_of<int64_t>({1, 0, 3})}));
+  add("extension", make_array(extension(int64(), "example.ticks"), 3,
+                              {bitmap_of({true, false, true}), buffer_of<int64_t>({1, 0, 3})}));
 
   // Nested and sliced layouts.
   const TypePtr inner_struct = struct_({field("a", int32()), field("b", list(utf8()))});
@@ -381,8 +381,8 @@ std::vector<std::pair<std::string, Array>> sample_arrays() {
                             {true, false, true, true})
                         .slice(1, 3));
   add("struct with offset",
-      from_buffers(struct_type, 3, {bitmap_of({false, false, true, false, true})},
-                   {int32s({0, 0, 1, 2, 3}), strings({"", "", "x", "y", "z"})}, {}, 2));
+      make_array(struct_type, 3, {bitmap_of({false, false, true, false, true})},
+                 {int32s({0, 0, 1, 2, 3}), strings({"", "", "x", "y", "z"})}, {}, 2));
   add("dictionary slice",
       dictionary_of(dictionary(int32(), utf8()), {2, 1, null_value, 0}, strings({"p", "q", "r"}))
           .slice(1, 3));

@@ -35,10 +35,11 @@ std::shared_ptr<Buffer> validity_of(const std::vector<bool>& validity);
 /// `values` stored with the width of the integer type `type` (offsets, indices, run ends).
 std::shared_ptr<Buffer> integers_of(const DataType& type, const std::vector<int64_t>& values);
 
-/// An array over hand-made parts.
-Array from_buffers(TypePtr type, int64_t length, std::vector<std::shared_ptr<Buffer>> buffers,
-                   const std::vector<Array>& children = {}, const Array& dictionary = {},
-                   int64_t offset = 0);
+/// An array over hand-made parts. An overload of the builder-based `make_array<T>(type, values)`
+/// of testing/array_testing.h; tests may include both.
+Array make_array(TypePtr type, int64_t length, std::vector<std::shared_ptr<Buffer>> buffers,
+                 const std::vector<Array>& children = {}, const Array& dictionary = {},
+                 int64_t offset = 0);
 
 /// The same array with the null count cached as `null_count` (right or wrong).
 Array with_null_count(const Array& array, int64_t null_count);
@@ -48,8 +49,8 @@ Array with_null_count(const Array& array, int64_t null_count);
 template <typename T>
 Array raw_array(TypePtr type, const std::vector<T>& values,
                 const std::vector<bool>& validity = {}) {
-  return from_buffers(std::move(type), static_cast<int64_t>(values.size()),
-                      {validity_of(validity), buffer_of(values)});
+  return make_array(std::move(type), static_cast<int64_t>(values.size()),
+                    {validity_of(validity), buffer_of(values)});
 }
 
 /// Fixed-width values; nullopt is a null (its slot holds zero bytes).
