@@ -7,7 +7,9 @@
 #include <cstring>
 #include <limits>
 
+#include "bowstring/array/equal.h"
 #include "bowstring/testing/array_data_testing.h"
+#include "bowstring/testing/array_testing.h"
 #include "bowstring/util/error.h"
 
 namespace bowstring {
@@ -66,6 +68,30 @@ TEST(ValidateTest, EverySamplePassesBothModes) {
     const Array tail = array.slice(array.length() / 2);
     EXPECT_NO_THROW(tail.validate_full());
   }
+}
+
+TEST(ValidateTest, BuilderOutputsPassAndEqualHandBuiltArrays) {
+  const std::vector<std::optional<std::string>> values{
+      "short", kNull, "a string longer than twelve bytes", "", "\xc3\xa9t\xc3\xa9"};
+  for (const TypePtr& type :
+       {utf8(), large_utf8(), binary(), large_binary(), utf8_view(), binary_view()}) {
+    SCOPED_TRACE(type->to_string());
+    const Array built = make_string_array(values, type);
+    EXPECT_NO_THROW(built.validate_full());
+    const bool is_view = type->id() == TypeId::kStringView || type->id() == TypeId::kBinaryView;
+    EXPECT_TRUE(built.equals(is_view ? views(values, type) : strings(values, type)));
+  }
+  const Array ints = make_array<int64_t>({1, kNull, 3});
+  EXPECT_NO_THROW(ints.validate_full());
+  EXPECT_TRUE(ints.equals(int64s({1, kNull, 3})));
+  const Array bits = make_array<bool>({true, kNull, false});
+  EXPECT_NO_THROW(bits.validate_full());
+  EXPECT_TRUE(bits.equals(booleans({true, kNull, false})));
+  EXPECT_NO_THROW(make_array<uint16_t>(float16(), {0x3C00, kNull}).validate_full());
+  EXPECT_NO_THROW(make_string_array({"abc", kNull}, fixed_size_binary(3)).validate_full());
+  EXPECT_NO_THROW(make_struct_array({{"i", ints}, {"s", make_string_array({"a", "b", kNull})}},
+                                    {true, false, true})
+                      .validate_full());
 }
 
 TEST(ValidateTest, KnownNullCountsThatAreRightPass) {
