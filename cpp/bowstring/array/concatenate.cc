@@ -289,7 +289,7 @@ class Concatenator {
         }
         if (!view.is_inline()) {
           const std::shared_ptr<Buffer>& buffer =
-              piece->buffers[static_cast<size_t>(2 + view.ref.buffer_index)];
+              piece->buffers[2 + static_cast<size_t>(view.ref.buffer_index)];
           const auto [it, added] =
               data_index.emplace(buffer.get(), static_cast<int32_t>(data_buffers.size()));
           if (added) {

@@ -95,7 +95,7 @@ std::string_view view_value(const ArrayData& data, int64_t physical_index) {
   if (view.is_inline()) {
     return {reinterpret_cast<const char*>(view.inlined), static_cast<size_t>(view.size)};
   }
-  const Buffer& buffer = *data.buffers[static_cast<size_t>(2 + view.ref.buffer_index)];
+  const Buffer& buffer = *data.buffers[2 + static_cast<size_t>(view.ref.buffer_index)];
   return {reinterpret_cast<const char*>(buffer.data()) + view.ref.offset,
           static_cast<size_t>(view.size)};
 }
@@ -418,8 +418,8 @@ class Comparator {
     const bool b_dictionary_nulls = may_hold_nulls(*b.dictionary);
     const bool same_dictionary = a.dictionary == b.dictionary;
     for (int64_t i = 0; i < length; ++i) {
-      const int64_t a_index = static_cast<int64_t>(a_indices[i]);
-      const int64_t b_index = static_cast<int64_t>(b_indices[i]);
+      const Index a_index = a_indices[i];
+      const Index b_index = b_indices[i];
       // A valid index to a null dictionary value is a null, as it decodes to one.
       const bool a_null =
           a.is_null_in_bitmap(a_start + i) || (a_dictionary_nulls && a_dictionary.is_null(a_index));

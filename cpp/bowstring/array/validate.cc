@@ -364,6 +364,10 @@ class Validator {
       case TypeId::kRunEndEncoded: {
         const ArrayData& run_ends = *data.children[0];
         const ArrayData& values = *data.children[1];
+        // Counting nulls is left to the full check; a count already known costs nothing.
+        if (run_ends.known_null_count() > 0) {
+          fail_null_run_ends(run_ends, where);
+        }
         if (run_ends.length > values.length) {
           fail(where, "array has " + std::to_string(run_ends.length) + " run ends but only " +
                           std::to_string(values.length) + " values");
@@ -549,7 +553,7 @@ class Validator {
                       name + " refers to data buffer " + std::to_string(index) +
                           " but the array has " + std::to_string(data_buffers) + " data buffers");
         }
-        const Buffer& buffer = *data.buffers[static_cast<size_t>(2 + index)];
+        const Buffer& buffer = *data.buffers[2 + static_cast<size_t>(index)];
         if (view.ref.offset < 0 || view.ref.offset > buffer.size() - view.size) {
           fail_buffer(where, type, 1,
                       name + " (offset " + std::to_string(view.ref.offset) + ", size " +
@@ -672,11 +676,15 @@ class Validator {
     }
   }
 
+  [[noreturn]] static void fail_null_run_ends(const ArrayData& run_ends, const Location& where) {
+    fail(where, "run_ends child has " + std::to_string(run_ends.null_count()) +
+                    " nulls; run ends must not be null");
+  }
+
   static void check_run_ends(const ArrayData& data, const Location& where) {
     const ArrayData& run_ends = *data.children[0];
     if (run_ends.null_count() != 0) {
-      fail(where, "run_ends child has " + std::to_string(run_ends.null_count()) +
-                      " nulls; run ends must not be null");
+      fail_null_run_ends(run_ends, where);
     }
     int64_t previous = 0;
     for (int64_t i = 0; i < run_ends.length; ++i) {

@@ -7,7 +7,9 @@
 #include <cstring>
 #include <limits>
 
+#include "bowstring/array/equal.h"
 #include "bowstring/testing/array_data_testing.h"
+#include "bowstring/testing/array_testing.h"
 #include "bowstring/util/error.h"
 
 namespace bowstring {
@@ -66,6 +68,30 @@ TEST(ValidateTest, EverySamplePassesBothModes) {
     const Array tail = array.slice(array.length() / 2);
     EXPECT_NO_THROW(tail.validate_full());
   }
+}
+
+TEST(ValidateTest, BuilderOutputsPassAndEqualHandBuiltArrays) {
+  const std::vector<std::optional<std::string>> values{
+      "short", kNull, "a string longer than twelve bytes", "", "\xc3\xa9t\xc3\xa9"};
+  for (const TypePtr& type :
+       {utf8(), large_utf8(), binary(), large_binary(), utf8_view(), binary_view()}) {
+    SCOPED_TRACE(type->to_string());
+    const Array built = make_string_array(values, type);
+    EXPECT_NO_THROW(built.validate_full());
+    const bool is_view = type->id() == TypeId::kStringView || type->id() == TypeId::kBinaryView;
+    EXPECT_TRUE(built.equals(is_view ? views(values, type) : strings(values, type)));
+  }
+  const Array ints = make_array<int64_t>({1, kNull, 3});
+  EXPECT_NO_THROW(ints.validate_full());
+  EXPECT_TRUE(ints.equals(int64s({1, kNull, 3})));
+  const Array bits = make_array<bool>({true, kNull, false});
+  EXPECT_NO_THROW(bits.validate_full());
+  EXPECT_TRUE(bits.equals(booleans({true, kNull, false})));
+  EXPECT_NO_THROW(make_array<uint16_t>(float16(), {0x3C00, kNull}).validate_full());
+  EXPECT_NO_THROW(make_string_array({"abc", kNull}, fixed_size_binary(3)).validate_full());
+  EXPECT_NO_THROW(make_struct_array({{"i", ints}, {"s", make_string_array({"a", "b", kNull})}},
+                                    {true, false, true})
+                      .validate_full());
 }
 
 TEST(ValidateTest, KnownNullCountsThatAreRightPass) {
@@ -475,8 +501,8 @@ TEST(ValidateTest, Utf8IsCheckedPerValueAndNotUnderNulls) {
 
 // --- full: views ----------------------------------------------------------------------------
 
-Array view_array(TypePtr type, std::vector<BinaryView> views_in, std::vector<std::string> data,
-                 std::vector<bool> validity = {}) {
+Array view_array(TypePtr type, const std::vector<BinaryView>& views_in,
+                 const std::vector<std::string>& data, const std::vector<bool>& validity = {}) {
   std::vector<std::shared_ptr<Buffer>> buffers{validity_of(validity), buffer_of(views_in)};
   for (const std::string& bytes : data) {
     buffers.push_back(bytes_of(bytes));
@@ -609,24 +635,15 @@ TEST(ValidateTest, RunEndsMustNotBeNull) {
   const Array array = make_array(type, 3, {nullptr}, {ends, strings({"a", "b"})});
   EXPECT_THAT(full_error(array),
               HasSubstr("run_ends child has 1 nulls; run ends must not be null"));
+  // A null count already known is checked cheaply.
+  const Array counted =
+      make_array(type, 3, {nullptr}, {with_null_count(ends, 1), strings({"a", "b"})});
+  EXPECT_THAT(cheap_error(counted), HasSubstr("run_ends child has 1 nulls"));
 }
 
 // --- full: decimals -------------------------------------------------------------------------
 
 TEST(ValidateTest, DecimalsWithinPrecision) {
-  const auto decimal_array = [](TypePtr type, std::vector<int64_t> values,
-                                std::vector<bool> validity = {}) {
-    const size_t width = static_cast<size_t>(type->byte_width());
-    std::vector<uint8_t> bytes;
-    for (const int64_t value : values) {
-      uint8_t slot[32];
-      std::memset(slot, value < 0 ? 0xFF : 0, sizeof(slot));
-      std::memcpy(slot, &value, std::min(width, sizeof(value)));
-      bytes.insert(bytes.end(), slot, slot + width);
-    }
-    return make_array(std::move(type), static_cast<int64_t>(values.size()),
-                      {validity_of(validity), buffer_of(bytes)});
-  };
   EXPECT_NO_THROW(decimal_array(decimal32(3, 1), {999, -999, 0}).validate_full());
   EXPECT_EQ(full_error(decimal_array(decimal32(3, 1), {999, 1000})),
             "value 1 (100.0) has more than 3 digits in buffer 1 (values) of decimal32(3, 1)");

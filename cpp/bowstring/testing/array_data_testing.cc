@@ -1,5 +1,6 @@
 #include "bowstring/testing/array_data_testing.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -31,6 +32,7 @@ namespace {
 template <typename T>
 std::shared_ptr<Buffer> narrowed(const std::vector<int64_t>& values) {
   std::vector<T> out;
+  out.reserve(values.size());
   for (const int64_t value : values) {
     out.push_back(static_cast<T>(value));
   }
@@ -63,8 +65,9 @@ std::shared_ptr<Buffer> integers_of(const DataType& type, const std::vector<int6
 }
 
 Array make_array(TypePtr type, int64_t length, std::vector<std::shared_ptr<Buffer>> buffers,
-                 std::vector<Array> children, const Array& dictionary, int64_t offset) {
+                 const std::vector<Array>& children, const Array& dictionary, int64_t offset) {
   std::vector<ArrayDataPtr> child_data;
+  child_data.reserve(children.size());
   for (const Array& child : children) {
     child_data.push_back(child.data());
   }
@@ -203,9 +206,9 @@ Array fixed_size_list_of(TypePtr type, int64_t length, const Array& values,
   return make_array(std::move(type), length, {validity_of(validity)}, {values});
 }
 
-Array struct_of(TypePtr type, int64_t length, std::vector<Array> children,
+Array struct_of(TypePtr type, int64_t length, const std::vector<Array>& children,
                 const std::vector<bool>& validity) {
-  return make_array(std::move(type), length, {validity_of(validity)}, std::move(children));
+  return make_array(std::move(type), length, {validity_of(validity)}, children);
 }
 
 Array dictionary_of(TypePtr type, const std::vector<std::optional<int64_t>>& indices,
@@ -226,15 +229,15 @@ Array dictionary_of(TypePtr type, const std::vector<std::optional<int64_t>>& ind
 }
 
 Array sparse_union_of(TypePtr type, const std::vector<int8_t>& type_ids,
-                      std::vector<Array> children) {
+                      const std::vector<Array>& children) {
   return make_array(std::move(type), static_cast<int64_t>(type_ids.size()),
-                    {nullptr, buffer_of(type_ids)}, std::move(children));
+                    {nullptr, buffer_of(type_ids)}, children);
 }
 
 Array dense_union_of(TypePtr type, const std::vector<int8_t>& type_ids,
-                     const std::vector<int32_t>& offsets, std::vector<Array> children) {
+                     const std::vector<int32_t>& offsets, const std::vector<Array>& children) {
   return make_array(std::move(type), static_cast<int64_t>(type_ids.size()),
-                    {nullptr, buffer_of(type_ids), buffer_of(offsets)}, std::move(children));
+                    {nullptr, buffer_of(type_ids), buffer_of(offsets)}, children);
 }
 
 Array run_end_encoded_of(TypePtr type, const std::vector<int64_t>& run_ends, const Array& values) {
@@ -245,23 +248,31 @@ Array run_end_encoded_of(TypePtr type, const std::vector<int64_t>& run_ends, con
   return make_array(std::move(type), length, {nullptr}, {ends, values});
 }
 
-namespace {
-
-/// Decimals of any width from int64 values, sign-extended to the type's width.
-Array decimals(TypePtr type, const std::vector<std::optional<int64_t>>& values) {
+Array decimal_array(TypePtr type, const std::vector<int64_t>& values,
+                    const std::vector<bool>& validity) {
   const size_t width = static_cast<size_t>(type->byte_width());
   std::vector<uint8_t> bytes;
-  std::vector<bool> validity;
-  for (const std::optional<int64_t>& value : values) {
-    const int64_t number = value.value_or(0);
+  bytes.reserve(values.size() * width);
+  for (const int64_t value : values) {
     uint8_t slot[32];
-    std::memset(slot, number < 0 ? 0xFF : 0x00, sizeof(slot));
-    std::memcpy(slot, &number, std::min(width, sizeof(number)));
+    std::memset(slot, value < 0 ? 0xFF : 0x00, sizeof(slot));
+    std::memcpy(slot, &value, std::min(width, sizeof(value)));
     bytes.insert(bytes.end(), slot, slot + width);
-    validity.push_back(value.has_value());
   }
   return make_array(std::move(type), static_cast<int64_t>(values.size()),
-                    {bitmap_of(validity), buffer_of(bytes)});
+                    {validity_of(validity), buffer_of(bytes)});
+}
+
+namespace {
+
+Array decimals(TypePtr type, const std::vector<std::optional<int64_t>>& values) {
+  std::vector<int64_t> raw;
+  std::vector<bool> validity;
+  for (const std::optional<int64_t>& value : values) {
+    raw.push_back(value.value_or(0));
+    validity.push_back(value.has_value());
+  }
+  return decimal_array(std::move(type), raw, validity);
 }
 
 }  // namespace

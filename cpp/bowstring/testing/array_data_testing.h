@@ -35,9 +35,10 @@ std::shared_ptr<Buffer> validity_of(const std::vector<bool>& validity);
 /// `values` stored with the width of the integer type `type` (offsets, indices, run ends).
 std::shared_ptr<Buffer> integers_of(const DataType& type, const std::vector<int64_t>& values);
 
-/// An array over hand-made parts.
+/// An array over hand-made parts. An overload of the builder-based `make_array<T>(type, values)`
+/// of testing/array_testing.h; tests may include both.
 Array make_array(TypePtr type, int64_t length, std::vector<std::shared_ptr<Buffer>> buffers,
-                 std::vector<Array> children = {}, const Array& dictionary = {},
+                 const std::vector<Array>& children = {}, const Array& dictionary = {},
                  int64_t offset = 0);
 
 /// The same array with the null count cached as `null_count` (right or wrong).
@@ -71,6 +72,10 @@ Array int64s(const std::vector<std::optional<int64_t>>& values);
 Array doubles(const std::vector<std::optional<double>>& values);
 Array booleans(const std::vector<std::optional<bool>>& values);
 
+/// Decimals of `type`'s width from int64 values (sign-extended); `validity` as for raw_array.
+Array decimal_array(TypePtr type, const std::vector<int64_t>& values,
+                    const std::vector<bool>& validity = {});
+
 /// utf8, large_utf8, binary or large_binary values, by `type`.
 Array strings(const std::vector<std::optional<std::string>>& values, TypePtr type = utf8());
 
@@ -90,15 +95,15 @@ Array list_view_of(TypePtr type, const std::vector<int64_t>& offsets,
                    const std::vector<bool>& validity = {});
 Array fixed_size_list_of(TypePtr type, int64_t length, const Array& values,
                          const std::vector<bool>& validity = {});
-Array struct_of(TypePtr type, int64_t length, std::vector<Array> children,
+Array struct_of(TypePtr type, int64_t length, const std::vector<Array>& children,
                 const std::vector<bool>& validity = {});
 /// Indices stored with the type's index width; nullopt is a null index (stored as 0).
 Array dictionary_of(TypePtr type, const std::vector<std::optional<int64_t>>& indices,
                     const Array& dictionary);
 Array sparse_union_of(TypePtr type, const std::vector<int8_t>& type_ids,
-                      std::vector<Array> children);
+                      const std::vector<Array>& children);
 Array dense_union_of(TypePtr type, const std::vector<int8_t>& type_ids,
-                     const std::vector<int32_t>& offsets, std::vector<Array> children);
+                     const std::vector<int32_t>& offsets, const std::vector<Array>& children);
 Array run_end_encoded_of(TypePtr type, const std::vector<int64_t>& run_ends, const Array& values);
 
 /// One valid array of every type (with nulls where the type has them), plus nested and sliced
