@@ -229,7 +229,7 @@ class FixedSizeBinaryBuilder final : public ArrayBuilder {
 /// and a new one is started when the current one is full. `StringViewBuilder` builds utf8_view.
 class BinaryViewBuilder : public ArrayBuilder {
  public:
-  static constexpr int64_t kDefaultBlockSize = 32 * 1024;
+  static constexpr int64_t kDefaultBlockSize = int64_t{32} * 1024;
 
   explicit BinaryViewBuilder(Allocator* allocator = default_allocator(),
                              int64_t block_size = kDefaultBlockSize)

@@ -724,6 +724,7 @@ std::vector<TypePtr> every_type() {
           dictionary(int16(), utf8()),
           dense_union({field("i", int32()), field("s", utf8())}, {3, 7}),
           sparse_union({field("i", int32()), field("s", utf8())}),
+          sparse_union({field("d", dictionary(int8(), utf8())), field("s", utf8())}),
           run_end_encoded(int32(), utf8()),
           extension(int64(), "example.ext")};
 }
@@ -735,10 +736,8 @@ TEST(MakeBuilderTest, BuildsEveryTypeWithTheLayoutOfTheFormat) {
     EXPECT_TRUE(builder->type()->equals(*type));
     builder->append_null();
     builder->append_nulls(2);
-    if (type->id() != TypeId::kDictionary) {
-      builder->append_empty_value();
-      builder->append_empty_values(2);
-    }
+    builder->append_empty_value();
+    builder->append_empty_values(2);
     const int64_t length = builder->length();
     Array array = builder->finish();
     EXPECT_EQ(builder->length(), 0);
