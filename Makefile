@@ -56,8 +56,8 @@ demo: build
 	$(BUILD)/examples/bowstring_demo
 
 bench: build
-	$(BUILD)/bench/bowstring_bench_builders
 	$(PY) bench/allocators.py $(BUILD)
+	$(PY) bench/builders.py $(BUILD)
 
 format: setup
 	clang-format -i $(CXX_SOURCES)

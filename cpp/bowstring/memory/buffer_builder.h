@@ -1,7 +1,6 @@
 #pragma once
 
 #include <algorithm>
-#include <bit>
 #include <cstring>
 #include <memory>
 #include <type_traits>
@@ -246,15 +245,20 @@ class BitmapBuilder {
       out[(length_ + i) >> 3] |= static_cast<uint8_t>(bit << ((length_ + i) & 7));
       set += bit;
     }
-    // Whole output bytes at a time: eight input bytes pack into one.
+    // Whole output bytes at a time: eight input bytes, read as one word, pack into one. The
+    // bits are counted afterwards, a word at a time rather than a byte at a time.
+    const int64_t whole_from = i;
+    uint8_t* whole_out = out + ((length_ + i) >> 3);
     for (; i + 8 <= count; i += 8) {
-      unsigned byte = 0;
-      for (int b = 0; b < 8; ++b) {
-        byte |= static_cast<unsigned>(values[i + b] != 0) << b;
-      }
-      out[(length_ + i) >> 3] = static_cast<uint8_t>(byte);
-      set += std::popcount(byte);
+      uint64_t word;
+      std::memcpy(&word, values + i, sizeof(word));
+      // The high bit of each byte, set when the byte is non-zero...
+      const uint64_t high =
+          (((word & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | word) & 0x8080808080808080ULL;
+      // ...and the multiply gathers the eight of them into the top byte, byte k to bit k.
+      *whole_out++ = static_cast<uint8_t>(((high >> 7) * 0x0102040810204080ULL) >> 56);
     }
+    set += bit_util::count_set_bits(out, length_ + whole_from, i - whole_from);
     for (; i < count; ++i) {
       const unsigned bit = values[i] != 0;
       out[(length_ + i) >> 3] |= static_cast<uint8_t>(bit << ((length_ + i) & 7));

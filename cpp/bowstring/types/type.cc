@@ -178,7 +178,8 @@ std::vector<BufferSpec> DataType::layout() const {
     case TypeId::kRunEndEncoded:
       return {{K::kAlwaysNull}};
     default:
-      if (bit_width() > 0) {
+      // fixed_size_binary[0] has a values buffer like any other width.
+      if (bit_width() > 0 || id_ == TypeId::kFixedSizeBinary) {
         return {{K::kValidity}, {K::kFixedWidth, bit_width() / 8}};
       }
       break;

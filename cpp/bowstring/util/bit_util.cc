@@ -60,7 +60,9 @@ void set_bits_to(uint8_t* bits, int64_t offset, int64_t length, bool value) {
     ++i;
   }
   const int64_t whole_bytes = (length - i) >> 3;
-  std::memset(bits + ((offset + i) >> 3), value ? 0xFF : 0x00, static_cast<size_t>(whole_bytes));
+  if (whole_bytes > 0) {
+    std::memset(bits + ((offset + i) >> 3), value ? 0xFF : 0x00, static_cast<size_t>(whole_bytes));
+  }
   i += whole_bytes * 8;
   for (; i < length; ++i) {
     set_bit_to(bits, offset + i, value);
@@ -71,7 +73,10 @@ void copy_bitmap(const uint8_t* src, int64_t src_offset, int64_t length, uint8_t
                  int64_t dst_offset) {
   if ((src_offset & 7) == 0 && (dst_offset & 7) == 0) {
     const int64_t whole_bytes = length >> 3;
-    std::memcpy(dst + (dst_offset >> 3), src + (src_offset >> 3), static_cast<size_t>(whole_bytes));
+    if (whole_bytes > 0) {
+      std::memcpy(dst + (dst_offset >> 3), src + (src_offset >> 3),
+                  static_cast<size_t>(whole_bytes));
+    }
     for (int64_t i = whole_bytes * 8; i < length; ++i) {
       set_bit_to(dst, dst_offset + i, get_bit(src, src_offset + i));
     }

@@ -1,0 +1,176 @@
+// The Bowstring demo job: builds a day of sensor readings with builders, checks and prints
+// them, aggregates zero-copy slices of the batch on several threads, and shows where the
+// memory went.
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <future>
+#include <iostream>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bowstring/array/builder_binary.h"
+#include "bowstring/array/builder_dict.h"
+#include "bowstring/array/builder_nested.h"
+#include "bowstring/array/builder_primitive.h"
+#include "bowstring/array/pretty_print.h"
+#include "bowstring/memory/allocator.h"
+#include "bowstring/table/record_batch.h"
+
+namespace bs = bowstring;
+
+namespace {
+
+constexpr int64_t kReadings = 1'000'000;
+const std::vector<std::string> kCities = {"Lisbon", "Nairobi", "Osaka", "Quito", "Tromsø"};
+
+void print_stats(const char* when) {
+  const bs::AllocatorStats stats = bs::default_allocator()->stats();
+  std::printf(
+      "%-28s bytes in use %11lld   peak %11lld   total allocated %11lld   allocations %6lld\n",
+      when, static_cast<long long>(stats.bytes_in_use), static_cast<long long>(stats.peak_bytes),
+      static_cast<long long>(stats.total_allocated), static_cast<long long>(stats.allocations));
+}
+
+/// One day of readings: sensor id, city (dictionary encoded), time, temperature (null when the
+/// sensor failed) and the last three humidity samples.
+bs::RecordBatch make_readings(int64_t count) {
+  std::mt19937_64 rng(2024);
+  std::normal_distribution<double> temperature(18.0, 7.5);
+  const int64_t midnight_ms = 1'717'200'000'000;
+
+  bs::Int64Builder sensors;
+  bs::DictionaryBuilder cities(bs::dictionary(bs::int8(), bs::utf8()));
+  bs::TimestampBuilder times(bs::timestamp(bs::TimeUnit::kMilli, "UTC"));
+  bs::DoubleBuilder temperatures;
+  bs::ListBuilder humidity(bs::list(bs::float32()));
+  auto& humidity_values = humidity.value_builder().as<bs::FloatBuilder>();
+
+  sensors.reserve(count);
+  times.reserve(count);
+  temperatures.reserve(count);
+  for (int64_t i = 0; i < count; ++i) {
+    const int64_t sensor = static_cast<int64_t>(rng() % 5000);
+    sensors.unsafe_append(sensor);
+    cities.append(std::string_view(kCities[static_cast<size_t>(sensor) % kCities.size()]));
+    times.unsafe_append(midnight_ms + i * 86);
+    if (rng() % 100 == 0) {
+      temperatures.append_null();
+    } else {
+      temperatures.unsafe_append(std::round(temperature(rng) * 10) / 10);
+    }
+    humidity.append();
+    for (int sample = 0; sample < 3; ++sample) {
+      humidity_values.append(static_cast<float>(40 + rng() % 50));
+    }
+  }
+  bs::SchemaPtr schema = bs::schema({
+      bs::field("sensor", bs::int64(), false),
+      bs::field("city", cities.type()),
+      bs::field("time", times.type(), false),
+      bs::field("temperature", bs::float64()),
+      bs::field("humidity", humidity.type()),
+  });
+  return bs::RecordBatch(schema, {sensors.finish(), cities.finish(), times.finish(),
+                                  temperatures.finish(), humidity.finish()});
+}
+
+struct Summary {
+  int64_t rows = 0;
+  int64_t valid = 0;
+  double sum = 0;
+  double max = -INFINITY;
+};
+
+/// Aggregates the temperature column of one slice. The slice shares the batch's buffers.
+Summary summarize(const bs::RecordBatch& slice) {
+  const bs::DoubleArray temperatures(slice.column("temperature"));
+  Summary summary;
+  summary.rows = temperatures.length();
+  for (std::optional<double> value : temperatures) {
+    if (value) {
+      ++summary.valid;
+      summary.sum += *value;
+      summary.max = std::max(summary.max, *value);
+    }
+  }
+  return summary;
+}
+
+}  // namespace
+
+int main() {
+  std::printf("Bowstring %s, default allocator: %s\n\n", BOWSTRING_VERSION,
+              bs::default_allocator()->name().c_str());
+  print_stats("at start");
+
+  {
+    // The article's example: a string array, its slice, and the buffers behind them.
+    bs::StringBuilder builder;
+    builder.append("hello");
+    builder.append("apache arrow");
+    builder.append_null();
+    const bs::Array words = builder.finish();
+    builder.append("the builder is reusable");
+    const bs::Array again = builder.finish();
+    std::cout << "\nwords:          " << words.to_string() << "\n";
+    std::cout << "words[1:3]:     " << words.slice(1, 2).to_string() << "\n";
+    std::cout << "second array:   " << again.to_string() << "\n\n";
+    std::cout << bs::hex_dump(words) << "\n";
+  }
+
+  const auto started = std::chrono::steady_clock::now();
+  bs::RecordBatch readings = make_readings(kReadings);
+  readings.validate_full();
+  const double build_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  std::printf("built and validated %lld readings in %.0f ms\n", static_cast<long long>(kReadings),
+              build_ms);
+  print_stats("after building");
+
+  bs::PrettyPrintOptions options;
+  options.window = 3;
+  std::cout << "\n" << readings.slice(0, 10).to_string(options) << "\n";
+
+  // Parallel aggregation over zero-copy slices: each task gets a view of the same buffers.
+  const int tasks = std::max(2u, std::thread::hardware_concurrency());
+  const int64_t per_task = (readings.num_rows() + tasks - 1) / tasks;
+  std::vector<std::future<Summary>> futures;
+  for (int64_t offset = 0; offset < readings.num_rows(); offset += per_task) {
+    const bs::RecordBatch slice =
+        readings.slice(offset, std::min(per_task, readings.num_rows() - offset));
+    const bool shares = slice.column("temperature").data()->buffers[1] ==
+                        readings.column("temperature").data()->buffers[1];
+    std::printf("slice [%7lld, +%lld) shares the batch's buffers: %s\n",
+                static_cast<long long>(offset), static_cast<long long>(slice.num_rows()),
+                shares ? "yes" : "no");
+    futures.push_back(std::async(std::launch::async, summarize, slice));
+  }
+  Summary total;
+  for (std::future<Summary>& future : futures) {
+    const Summary part = future.get();
+    total.rows += part.rows;
+    total.valid += part.valid;
+    total.sum += part.sum;
+    total.max = std::max(total.max, part.max);
+  }
+  std::printf("\n%lld readings, %lld with a temperature: mean %.2f, max %.1f (over %zu threads)\n",
+              static_cast<long long>(total.rows), static_cast<long long>(total.valid),
+              total.sum / static_cast<double>(total.valid), total.max, futures.size());
+  print_stats("after the parallel pass");
+
+  {
+    const bs::DictionaryArray cities(readings.column("city"));
+    std::cout << "\ncity dictionary: " << cities.dictionary().to_string() << "\n";
+    std::cout << "city indices:    " << bs::pretty_print(cities.indices().slice(0, 10), options)
+              << "\n";
+  }
+
+  readings = bs::RecordBatch(bs::schema({}), {});
+  print_stats("after dropping the batch");
+  return bs::default_allocator()->bytes_in_use() == 0 ? 0 : 1;
+}
