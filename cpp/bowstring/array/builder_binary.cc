@@ -129,27 +129,41 @@ void BinaryViewBuilder::start_block(int64_t size) {
 }
 
 template <typename S>
-void BinaryViewBuilder::append_many(std::span<const S> values, const uint8_t* valid_bytes) {
+void BinaryViewBuilder::append_many(std::span<const S> values, const uint8_t* valid_bytes,
+                                    const uint8_t* validity, int64_t validity_offset) {
   const auto count = static_cast<int64_t>(values.size());
-  append_validity_bytes(valid_bytes, count);
+  if (valid_bytes != nullptr) {
+    append_validity_bytes(valid_bytes, count);
+  } else {
+    append_validity_bits(validity, validity_offset, count);
+  }
   views_.reserve(count);
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (valid_bytes == nullptr || valid_bytes[i] != 0) {
-      views_.unsafe_append(make_view(values[i]));
-    } else {
-      views_.unsafe_append(BinaryView{});
-    }
+  for (int64_t i = 0; i < count; ++i) {
+    const bool valid = valid_bytes != nullptr ? valid_bytes[i] != 0
+                       : validity != nullptr  ? bit_util::get_bit(validity, validity_offset + i)
+                                              : true;
+    views_.unsafe_append(valid ? make_view(values[static_cast<size_t>(i)]) : BinaryView{});
   }
 }
 
 void BinaryViewBuilder::append_values(std::span<const std::string_view> values,
                                       const uint8_t* valid_bytes) {
-  append_many(values, valid_bytes);
+  append_many(values, valid_bytes, nullptr, 0);
 }
 
 void BinaryViewBuilder::append_values(std::span<const std::string> values,
                                       const uint8_t* valid_bytes) {
-  append_many(values, valid_bytes);
+  append_many(values, valid_bytes, nullptr, 0);
+}
+
+void BinaryViewBuilder::append_values(std::span<const std::string_view> values,
+                                      const uint8_t* validity, int64_t validity_offset) {
+  append_many(values, nullptr, validity, validity_offset);
+}
+
+void BinaryViewBuilder::append_values(std::span<const std::string> values, const uint8_t* validity,
+                                      int64_t validity_offset) {
+  append_many(values, nullptr, validity, validity_offset);
 }
 
 void BinaryViewBuilder::append_null() {

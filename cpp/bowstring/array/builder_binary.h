@@ -52,10 +52,19 @@ class BaseBinaryBuilder : public ArrayBuilder {
   /// nulls). The strings of null slots are ignored.
   void append_values(std::span<const std::string_view> values,
                      const uint8_t* valid_bytes = nullptr) {
-    append_many(values, valid_bytes);
+    append_many(values, valid_bytes, nullptr, 0);
   }
   void append_values(std::span<const std::string> values, const uint8_t* valid_bytes = nullptr) {
-    append_many(values, valid_bytes);
+    append_many(values, valid_bytes, nullptr, 0);
+  }
+  /// Same, valid where bits [validity_offset, +size) of `validity` are set.
+  void append_values(std::span<const std::string_view> values, const uint8_t* validity,
+                     int64_t validity_offset) {
+    append_many(values, nullptr, validity, validity_offset);
+  }
+  void append_values(std::span<const std::string> values, const uint8_t* validity,
+                     int64_t validity_offset) {
+    append_many(values, nullptr, validity, validity_offset);
   }
 
   void append_null() final {
@@ -120,22 +129,33 @@ class BaseBinaryBuilder : public ArrayBuilder {
     }
   }
 
+  /// Appends `values` with validity from `valid_bytes`, or from `validity` bits at
+  /// `validity_offset`, or none (all valid).
   template <typename S>
-  void append_many(std::span<const S> values, const uint8_t* valid_bytes) {
+  void append_many(std::span<const S> values, const uint8_t* valid_bytes, const uint8_t* validity,
+                   int64_t validity_offset) {
     const auto count = static_cast<int64_t>(values.size());
+    const auto is_valid = [&](int64_t i) {
+      return valid_bytes != nullptr ? valid_bytes[i] != 0
+             : validity != nullptr  ? bit_util::get_bit(validity, validity_offset + i)
+                                    : true;
+    };
     int64_t bytes = 0;
-    for (size_t i = 0; i < values.size(); ++i) {
-      if (valid_bytes == nullptr || valid_bytes[i] != 0) {
-        bytes += static_cast<int64_t>(values[i].size());
-      }
+    for (int64_t i = 0; i < count; ++i) {
+      bytes += is_valid(i) ? static_cast<int64_t>(values[static_cast<size_t>(i)].size()) : 0;
     }
     reserve_data(bytes);
-    append_validity_bytes(valid_bytes, count);
+    if (valid_bytes != nullptr) {
+      append_validity_bytes(valid_bytes, count);
+    } else {
+      append_validity_bits(validity, validity_offset, count);
+    }
     offsets_.reserve(count);
-    for (size_t i = 0; i < values.size(); ++i) {
+    for (int64_t i = 0; i < count; ++i) {
       offsets_.unsafe_append(static_cast<Offset>(data_.size()));
-      if (valid_bytes == nullptr || valid_bytes[i] != 0) {
-        data_.unsafe_append(values[i].data(), static_cast<int64_t>(values[i].size()));
+      if (is_valid(i)) {
+        const S& value = values[static_cast<size_t>(i)];
+        data_.unsafe_append(value.data(), static_cast<int64_t>(value.size()));
       }
     }
   }
@@ -229,7 +249,7 @@ class FixedSizeBinaryBuilder final : public ArrayBuilder {
 /// and a new one is started when the current one is full. `StringViewBuilder` builds utf8_view.
 class BinaryViewBuilder : public ArrayBuilder {
  public:
-  static constexpr int64_t kDefaultBlockSize = 32 * 1024;
+  static constexpr int64_t kDefaultBlockSize = int64_t{32} * 1024;
 
   explicit BinaryViewBuilder(Allocator* allocator = default_allocator(),
                              int64_t block_size = kDefaultBlockSize)
@@ -250,6 +270,11 @@ class BinaryViewBuilder : public ArrayBuilder {
   void append_values(std::span<const std::string_view> values,
                      const uint8_t* valid_bytes = nullptr);
   void append_values(std::span<const std::string> values, const uint8_t* valid_bytes = nullptr);
+  /// Same, valid where bits [validity_offset, +size) of `validity` are set.
+  void append_values(std::span<const std::string_view> values, const uint8_t* validity,
+                     int64_t validity_offset);
+  void append_values(std::span<const std::string> values, const uint8_t* validity,
+                     int64_t validity_offset);
 
   void append_null() final;
   void append_nulls(int64_t count) final;
@@ -286,7 +311,8 @@ class BinaryViewBuilder : public ArrayBuilder {
   /// Closes the current data buffer and opens one with room for at least `size` bytes.
   void start_block(int64_t size);
   template <typename S>
-  void append_many(std::span<const S> values, const uint8_t* valid_bytes);
+  void append_many(std::span<const S> values, const uint8_t* valid_bytes, const uint8_t* validity,
+                   int64_t validity_offset);
 
   int64_t block_size_;
   TypedBufferBuilder<BinaryView> views_;

@@ -154,7 +154,7 @@ DictionaryBuilder::DictionaryBuilder(TypePtr type, Allocator* allocator)
   }
 }
 
-DictionaryBuilder::DictionaryBuilder(TypePtr type, Array dictionary, Allocator* allocator)
+DictionaryBuilder::DictionaryBuilder(TypePtr type, const Array& dictionary, Allocator* allocator)
     : DictionaryBuilder(std::move(type), allocator) {
   if (!dictionary) {
     throw InvalidArgument("a DictionaryBuilder with a fixed dictionary needs the dictionary");
@@ -360,8 +360,16 @@ void DictionaryBuilder::append_empty_value() { append_empty_values(1); }
 
 void DictionaryBuilder::append_empty_values(int64_t count) {
   if (count > 0 && dictionary_length() == 0) {
-    throw InvalidArgument("a " + type_->to_string() +
-                          " builder has no dictionary value yet to use as a placeholder");
+    if (fixed_dictionary_ != nullptr || appender_ == nullptr) {
+      throw InvalidArgument("a " + type_->to_string() +
+                            " builder has no dictionary value to use as a placeholder");
+    }
+    // The placeholder of the value type (0, "", false) becomes dictionary value 0.
+    static constexpr char kZeros[32] = {};
+    index_of(kind_ == ScalarKind::kBinary ? std::string_view()
+             : kind_ == ScalarKind::kBoolean
+                 ? std::string_view(kZeros, 1)
+                 : std::string_view(kZeros, static_cast<size_t>(value_width_)));
   }
   write_indices(0, count);
   append_valid(count);

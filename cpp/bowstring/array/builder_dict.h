@@ -30,7 +30,8 @@ class DictionaryMemo;
 class DictionaryBuilder final : public ArrayBuilder {
  public:
   explicit DictionaryBuilder(TypePtr type, Allocator* allocator = default_allocator());
-  DictionaryBuilder(TypePtr type, Array dictionary, Allocator* allocator = default_allocator());
+  DictionaryBuilder(TypePtr type, const Array& dictionary,
+                    Allocator* allocator = default_allocator());
   ~DictionaryBuilder() override;
 
   const DictionaryType& dictionary_type() const {
@@ -62,7 +63,8 @@ class DictionaryBuilder final : public ArrayBuilder {
 
   void append_null() override;
   void append_nulls(int64_t count) override;
-  /// Index 0: needs a non-empty dictionary.
+  /// Index 0; an empty dictionary being built first gets the value type's placeholder (0, "",
+  /// false) as value 0.
   void append_empty_value() override;
   void append_empty_values(int64_t count) override;
   void reserve(int64_t additional) override;

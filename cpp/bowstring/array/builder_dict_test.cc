@@ -197,7 +197,6 @@ TEST(DictionaryBuilderTest, AppendArrayEncodesEveryValue) {
 TEST(DictionaryBuilderTest, RawIndicesIntoTheDictionarySoFar) {
   DictionaryBuilder builder(dictionary(int32(), utf8()));
   EXPECT_THROW(builder.append_index(0), IndexError);
-  EXPECT_THROW(builder.append_empty_value(), InvalidArgument);
   builder.append("a");
   builder.append("b");
   builder.append_index(1);
@@ -212,6 +211,26 @@ TEST(DictionaryBuilderTest, RawIndicesIntoTheDictionarySoFar) {
   Array array = builder.finish();
   EXPECT_EQ(indices_of(array),
             (std::vector<std::optional<int64_t>>{0, 1, 1, 0, 1, std::nullopt, 0, 0}));
+}
+
+TEST(DictionaryBuilderTest, PlaceholdersOfAnEmptyDictionary) {
+  DictionaryBuilder strings(dictionary(int8(), utf8()));
+  strings.append_empty_values(2);
+  strings.append("");
+  strings.append("x");
+  Array array = strings.finish();
+  EXPECT_EQ(indices_of(array), (std::vector<std::optional<int64_t>>{0, 0, 0, 1}));
+  EXPECT_EQ(strings_of(DictionaryArray(array).dictionary()), (std::vector<std::string>{"", "x"}));
+
+  DictionaryBuilder ints(dictionary(int8(), int32()));
+  ints.append_empty_value();
+  ints.append(int32_t{0});
+  Array int_array = ints.finish();
+  EXPECT_EQ(indices_of(int_array), (std::vector<std::optional<int64_t>>{0, 0}));
+  EXPECT_EQ(Int32Array(DictionaryArray(int_array).dictionary()).value(0), 0);
+
+  DictionaryBuilder fixed(dictionary(int8(), utf8()), make_string_array({}));
+  EXPECT_THROW(fixed.append_empty_value(), InvalidArgument);
 }
 
 TEST(DictionaryBuilderTest, FixedDictionary) {

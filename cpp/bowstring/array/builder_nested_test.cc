@@ -13,7 +13,6 @@
 namespace bowstring {
 namespace {
 
-using testing::make_array;
 using testing::make_list_array;
 
 std::vector<std::optional<int64_t>> int64_values(const Array& array) {

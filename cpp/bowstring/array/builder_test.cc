@@ -488,16 +488,19 @@ TYPED_TEST(BinaryBuilderTest, AppendValuesAndUnsafeAppend) {
   builder.unsafe_append("abc");
   builder.unsafe_append("def");
   builder.append_nulls(2);
+  const uint8_t bits[] = {0b00000100};  // bits 1..3: 0, 1, 0
+  builder.append_values(strings, bits, 1);
   Array array = builder.finish();
   BaseBinaryArray<Offset> view(array);
   std::vector<std::optional<std::string>> got;
   for (int64_t i = 0; i < view.length(); ++i) {
     got.push_back(view.is_null(i) ? std::nullopt : std::optional<std::string>(view.value(i)));
   }
-  EXPECT_EQ(got,
-            (std::vector<std::optional<std::string>>{"x", "yy", "zzz", "p", std::nullopt, "rr",
-                                                     "abc", "def", std::nullopt, std::nullopt}));
-  EXPECT_EQ(array.data()->buffers[2]->size(), 15) << "null strings add no bytes";
+  EXPECT_EQ(got, (std::vector<std::optional<std::string>>{"x", "yy", "zzz", "p", std::nullopt, "rr",
+                                                          "abc", "def", std::nullopt, std::nullopt,
+                                                          std::nullopt, "yy", std::nullopt}));
+  EXPECT_EQ(array.data()->buffers[2]->size(), 17) << "null strings add no bytes";
+  EXPECT_EQ(array.null_count(), 5);
 }
 
 TYPED_TEST(BinaryBuilderTest, ReuseAndSlices) {
@@ -656,13 +659,17 @@ TEST(BinaryViewBuilderTest, AppendValuesReuseAndSlices) {
   builder.append_values(values, valid);
   builder.append_nulls(2);
   builder.append_empty_values(1);
+  const uint8_t bits[] = {0b00000010};  // bits 1..2: 1, 0
+  builder.append_values(std::vector<std::string_view>{"a long value past twelve", "x"}, bits, 1);
   Array first = builder.finish();
   builder.append("again, a long string");
   Array second = builder.finish();
   Array empty = builder.finish();
   BinaryViewArray view(first);
-  EXPECT_EQ(first.length(), 7);
-  EXPECT_EQ(first.null_count(), 3);
+  EXPECT_EQ(first.length(), 9);
+  EXPECT_EQ(first.null_count(), 4);
+  EXPECT_EQ(view.value(7), "a long value past twelve");
+  EXPECT_TRUE(view.is_null(8));
   EXPECT_EQ(view.value(1), "a much longer string value");
   EXPECT_EQ(view.value(3), "dd");
   EXPECT_EQ(view.value(6), "");
@@ -724,6 +731,7 @@ std::vector<TypePtr> every_type() {
           dictionary(int16(), utf8()),
           dense_union({field("i", int32()), field("s", utf8())}, {3, 7}),
           sparse_union({field("i", int32()), field("s", utf8())}),
+          sparse_union({field("d", dictionary(int8(), utf8())), field("s", utf8())}),
           run_end_encoded(int32(), utf8()),
           extension(int64(), "example.ext")};
 }
@@ -735,10 +743,8 @@ TEST(MakeBuilderTest, BuildsEveryTypeWithTheLayoutOfTheFormat) {
     EXPECT_TRUE(builder->type()->equals(*type));
     builder->append_null();
     builder->append_nulls(2);
-    if (type->id() != TypeId::kDictionary) {
-      builder->append_empty_value();
-      builder->append_empty_values(2);
-    }
+    builder->append_empty_value();
+    builder->append_empty_values(2);
     const int64_t length = builder->length();
     Array array = builder->finish();
     EXPECT_EQ(builder->length(), 0);
