@@ -78,6 +78,9 @@ int64_t bytes_needed(int64_t count, int64_t width) {
   return bytes;
 }
 
+/// Bytes of a bitmap of `bits` bits; unlike `bit_util::bytes_for_bits`, exact up to INT64_MAX.
+int64_t bitmap_bytes(int64_t bits) { return bits / 8 + (bits % 8 != 0 ? 1 : 0); }
+
 /// Position of the first byte of `bytes` that does not start a well-formed UTF-8 sequence
 /// (RFC 3629: no overlong forms, surrogates or code points past U+10FFFF), or -1.
 int64_t invalid_utf8_position(const uint8_t* bytes, int64_t size) {
@@ -219,7 +222,7 @@ class Validator {
       switch (layout[i].kind) {
         case BufferKind::kValidity:
           if (data.buffers[i] != nullptr) {
-            require_buffer(data, type, where, i, bit_util::bytes_for_bits(end));
+            require_buffer(data, type, where, i, bitmap_bytes(end));
           } else if (known_nulls > 0) {
             fail(where, "null count is " + std::to_string(known_nulls) +
                             " but there is no validity bitmap");
@@ -233,7 +236,7 @@ class Validator {
           }
           break;
         case BufferKind::kBitmap:
-          require_buffer(data, type, where, i, bit_util::bytes_for_bits(end));
+          require_buffer(data, type, where, i, bitmap_bytes(end));
           break;
         case BufferKind::kFixedWidth:
           require_buffer(data, type, where, i, bytes_needed(end, layout[i].byte_width));
@@ -246,7 +249,11 @@ class Validator {
                                  type.id() == TypeId::kListView ||
                                  type.id() == TypeId::kLargeListView;
           const int width = layout[i].kind == BufferKind::kOffsets32 ? 4 : 8;
-          require_buffer(data, type, where, i, bytes_needed(per_value ? end : end + 1, width));
+          int64_t entries;
+          if (__builtin_add_overflow(end, per_value ? 0 : 1, &entries)) {
+            entries = std::numeric_limits<int64_t>::max();
+          }
+          require_buffer(data, type, where, i, bytes_needed(entries, width));
           break;
         }
         case BufferKind::kSizes32:

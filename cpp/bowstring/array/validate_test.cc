@@ -217,6 +217,50 @@ TEST(ValidateTest, OffsetPlusLengthOverflow) {
   EXPECT_THAT(cheap_error(array), HasSubstr("overflows"));
 }
 
+constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
+
+TEST(ValidateTest, BitmapSizesDoNotOverflowNearInt64Max) {
+  // A bitmap of offset + length bits needs (offset + length + 7) / 8 bytes; computed that way it
+  // wraps negative and any bitmap seems large enough.
+  EXPECT_EQ(cheap_error(make_array(boolean(), kInt64Max, {nullptr, bitmap_of({true})})),
+            "buffer has 1 bytes, fewer than the 1152921504606846976 needed for offset 0 + length "
+            "9223372036854775807 in buffer 1 (values) of bool");
+  EXPECT_THAT(cheap_error(make_array(struct_({}), kInt64Max, {bitmap_of({true})})),
+              HasSubstr("fewer than the 1152921504606846976 needed"));
+  EXPECT_THAT(cheap_error(make_array(int8(), 1, {bitmap_of({true}), buffer_of<int8_t>({1})}, {}, {},
+                                     kInt64Max - 1)),
+              HasSubstr("in buffer 0 (validity)"));
+}
+
+TEST(ValidateTest, OffsetCountDoesNotOverflowAtInt64Max) {
+  // length + 1 offsets for a length of 2^63 - 1.
+  EXPECT_THAT(
+      cheap_error(make_array(utf8(), kInt64Max, {nullptr, buffer_of<int32_t>({0}), nullptr})),
+      HasSubstr("in buffer 1 (offsets) of string"));
+  EXPECT_THAT(cheap_error(make_array(large_list(int8()), 1, {nullptr, buffer_of<int64_t>({0, 0})},
+                                     {array_of<int8_t>(int8(), {})}, {}, kInt64Max - 1)),
+              HasSubstr("in buffer 1 (offsets) of large_list"));
+}
+
+TEST(ValidateTest, FixedSizeListCountDoesNotOverflow) {
+  const TypePtr type = fixed_size_list(int8(), std::numeric_limits<int32_t>::max());
+  EXPECT_THAT(cheap_error(fixed_size_list_of(type, kInt64Max / 2, array_of<int8_t>(int8(), {1}))),
+              HasSubstr("fewer than the 9223372036854775807 values"));
+}
+
+TEST(ValidateTest, NegativeLengthsAndOffsetsSetAfterConstruction) {
+  // The constructor refuses them, but the fields are public until the data is shared.
+  auto negative_length = std::make_shared<ArrayData>(*int64s({1, 2}).data());
+  negative_length->length = -1;
+  EXPECT_EQ(cheap_error(Array(negative_length)),
+            "length -1 and offset 0 must be non-negative in int64");
+  auto negative_offset = std::make_shared<ArrayData>(*int32s({1}).data());
+  negative_offset->offset = std::numeric_limits<int64_t>::min();
+  const TypePtr type = struct_({field("a", int32())});
+  EXPECT_THAT(cheap_error(struct_of(type, 1, {Array(negative_offset)})),
+              HasSubstr("must be non-negative in child 0 'a' of struct<a: int32>"));
+}
+
 // --- null counts ----------------------------------------------------------------------------
 
 TEST(ValidateTest, NullCountLargerThanLength) {
