@@ -19,6 +19,7 @@ struct Location {
   const DataType* type = nullptr;  ///< the top-level array's type
   int child_index = -1;            ///< -1 means the dictionary of `parent`
   std::string_view child_name;
+  int depth = 0;  ///< levels of children and dictionaries above this array
 
   std::string describe() const {
     if (parent == nullptr) {
@@ -148,17 +149,20 @@ class Validator {
   explicit Validator(bool full) : full_(full) {}
 
   void validate(const ArrayData& data, const Location& where) {
+    if (where.depth > kMaxNestingDepth) {
+      fail(where, "array is nested more than " + std::to_string(kMaxNestingDepth) + " levels deep");
+    }
     const DataType& type = storage_of(*data.type);
     check_length(data, where);
     check_buffers(data, type, where);
     check_children(data, type, where);
     for (size_t i = 0; i < data.children.size(); ++i) {
       const Location child{&where, nullptr, static_cast<int>(i),
-                           type.field(static_cast<int>(i))->name()};
+                           type.field(static_cast<int>(i))->name(), where.depth + 1};
       validate(*data.children[i], child);
     }
     if (data.dictionary != nullptr) {
-      validate(*data.dictionary, Location{&where, nullptr, -1, {}});
+      validate(*data.dictionary, Location{&where, nullptr, -1, {}, where.depth + 1});
     }
     check_bounds(data, type, where);
     if (full_) {
@@ -304,6 +308,9 @@ class Validator {
       if (data.children[i] == nullptr) {
         fail(where, name + " is missing");
       }
+      if (data.children[i]->type == nullptr) {
+        fail(where, name + " has no type");
+      }
       if (!data.children[i]->type->equals(*field.type())) {
         fail(where, name + " has type " + data.children[i]->type->to_string() + ", expected " +
                         field.type()->to_string());
@@ -313,6 +320,9 @@ class Validator {
       const auto& dictionary_type = static_cast<const DictionaryType&>(type);
       if (data.dictionary == nullptr) {
         fail(where, "dictionary array has no dictionary");
+      }
+      if (data.dictionary->type == nullptr) {
+        fail(where, "dictionary has no type");
       }
       if (!data.dictionary->type->equals(*dictionary_type.value_type())) {
         fail(where, "dictionary has type " + data.dictionary->type->to_string() + ", expected " +
@@ -754,6 +764,9 @@ class Validator {
 };
 
 void run_validator(const ArrayData& data, bool full) {
+  if (data.type == nullptr) {
+    throw FormatError("array has no type");
+  }
   Validator(full).validate(data, Location{nullptr, data.type.get(), -1, {}});
 }
 

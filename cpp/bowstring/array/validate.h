@@ -4,6 +4,11 @@
 
 namespace bowstring {
 
+/// Levels of children and dictionaries below the top-level array that validation accepts (the
+/// limit Arrow's IPC reader applies). Deeper arrays are rejected so that validation, and the
+/// recursive code that reads validated arrays, cannot exhaust the stack.
+inline constexpr int kMaxNestingDepth = 64;
+
 /// Cheap structural checks, O(1) per buffer and child, recursing into children and the
 /// dictionary: the number of buffers the type's layout asks for, that required buffers are
 /// present and large enough for offset + length, the number, types and lengths of children,

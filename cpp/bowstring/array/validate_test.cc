@@ -261,6 +261,41 @@ TEST(ValidateTest, NegativeLengthsAndOffsetsSetAfterConstruction) {
               HasSubstr("must be non-negative in child 0 'a' of struct<a: int32>"));
 }
 
+TEST(ValidateTest, ArraysWithoutATypeAreRejected) {
+  auto untyped = std::make_shared<ArrayData>(*int32s({1}).data());
+  untyped->type = nullptr;
+  EXPECT_EQ(cheap_error(Array(untyped)), "array has no type");
+  const TypePtr type = struct_({field("a", int32())});
+  EXPECT_EQ(cheap_error(struct_of(type, 1, {Array(untyped)})),
+            "child 0 'a' has no type in struct<a: int32>");
+  EXPECT_EQ(cheap_error(dictionary_of(dictionary(int8(), int32()), {0}, Array(untyped))),
+            "dictionary has no type in dictionary<values=int32, indices=int8, ordered=0>");
+}
+
+/// `levels` lists nested around an empty int8 array.
+Array nested_lists(int levels) {
+  Array array = array_of<int8_t>(int8(), {});
+  for (int level = 0; level < levels; ++level) {
+    array = list_of(list(array.type()), {0}, array);
+  }
+  return array;
+}
+
+TEST(ValidateTest, NestingDepthIsLimited) {
+  // The innermost array of 64 nested lists is 64 levels below the top.
+  EXPECT_NO_THROW(nested_lists(kMaxNestingDepth).validate_full());
+  EXPECT_THAT(cheap_error(nested_lists(kMaxNestingDepth + 1)),
+              AllOf(HasSubstr("array is nested more than 64 levels deep in child 0 'item' of"),
+                    HasSubstr("list<item: list<item: ")));
+  EXPECT_THAT(cheap_error(nested_lists(1000)), HasSubstr("nested more than 64 levels deep"));
+  // Dictionaries count as a level.
+  Array encoded = int32s({0});
+  for (int level = 0; level <= kMaxNestingDepth; ++level) {
+    encoded = dictionary_of(dictionary(int8(), encoded.type()), {0}, encoded);
+  }
+  EXPECT_THAT(cheap_error(encoded), HasSubstr("nested more than 64 levels deep in dictionary of"));
+}
+
 // --- null counts ----------------------------------------------------------------------------
 
 TEST(ValidateTest, NullCountLargerThanLength) {
