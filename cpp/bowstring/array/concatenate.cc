@@ -36,7 +36,11 @@ void check_offset_limit(int64_t total, const DataType& type, const char* what) {
 int64_t total_length(const Pieces& pieces) {
   int64_t length = 0;
   for (const ArrayDataPtr& piece : pieces) {
-    length += piece->length;
+    // Arrays without buffers (null, empty struct) may be as long as int64 allows.
+    if (__builtin_add_overflow(length, piece->length, &length)) {
+      throw InvalidArgument("concatenated " + piece->type->to_string() + " arrays hold more than " +
+                            std::to_string(std::numeric_limits<int64_t>::max()) + " values");
+    }
   }
   return length;
 }

@@ -127,6 +127,20 @@ TEST(ConcatenateTest, NullArrays) {
   EXPECT_EQ(result.null_count(), 5);
 }
 
+TEST(ConcatenateTest, TotalLengthPastInt64IsAnError) {
+  // Arrays without buffers can be as long as int64 allows; three of them used to wrap around to
+  // a positive, wrong length.
+  const Array longest = make_array(null(), std::numeric_limits<int64_t>::max(), {nullptr});
+  EXPECT_EQ(error_message({longest, longest, longest}),
+            "concatenated null arrays hold more than 9223372036854775807 values");
+  const Array empty_structs =
+      make_array(struct_({}), std::numeric_limits<int64_t>::max() / 2 + 1, {nullptr});
+  EXPECT_THAT(error_message({empty_structs, empty_structs}),
+              HasSubstr("concatenated struct<> arrays hold more than"));
+  EXPECT_EQ(concat({longest.slice(1), make_array(null(), 1, {nullptr})}).length(),
+            std::numeric_limits<int64_t>::max());
+}
+
 // --- binary ---------------------------------------------------------------------------------
 
 TEST(ConcatenateTest, StringsRebaseOffsetsAndCopyOnlyUsedBytes) {
