@@ -249,6 +249,18 @@ TEST(ConcatenateTest, ListViewsInAnyOrder) {
   EXPECT_EQ(LargeListViewArray(result).values().length(), 4 + 1 + 1);
 }
 
+TEST(ConcatenateTest, ListViewRangesEndingPastInt32Max) {
+  // An int32 offset plus an int32 size may pass INT32_MAX when the child is that long (null
+  // values take no memory); the sum used to overflow and the child was cut to nothing.
+  constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
+  const Array values = make_array(null(), 2 * kInt32Max, {nullptr});
+  const Array views = list_view_of(list_view(null()), {kInt32Max}, {kInt32Max}, values);
+  ASSERT_NO_THROW(views.validate_full());
+  const Array result = concat({views});
+  EXPECT_TRUE(result.equals(views));
+  EXPECT_EQ(ListViewArray(result).values().length(), kInt32Max);
+}
+
 TEST(ConcatenateTest, FixedSizeLists) {
   const TypePtr type = fixed_size_list(int32(), 2);
   const Array a = fixed_size_list_of(type, 3, int32s({1, 2, 3, 4, 5, 6}), {true, false, true});
@@ -374,6 +386,18 @@ TEST(ConcatenateTest, DenseUnionsTrimChildrenAndRebaseOffsets) {
   EXPECT_EQ(typed.field(1).length(), 1);
   EXPECT_EQ(typed.value_offset(2), 2);
   EXPECT_EQ(typed.value_offset(3), 1);
+}
+
+TEST(ConcatenateTest, DenseUnionOffsetAtInt32Max) {
+  // The end of the child range used, offset + 1, used to overflow for an offset of INT32_MAX.
+  constexpr int32_t kInt32Max = std::numeric_limits<int32_t>::max();
+  const TypePtr type = dense_union({field("n", null())});
+  const Array values = make_array(null(), int64_t{kInt32Max} + 1, {nullptr});
+  const Array array = dense_union_of(type, {0}, {kInt32Max}, {values});
+  ASSERT_NO_THROW(array.validate_full());
+  const Array result = concat({array});
+  EXPECT_TRUE(result.equals(array));
+  EXPECT_EQ(UnionArray(result).field(0).length(), 1);
 }
 
 // --- run-end encoded ------------------------------------------------------------------------
