@@ -441,5 +441,32 @@ TEST(ConcatenateTest, AllocatesFromTheGivenAllocator) {
   EXPECT_THROW(concatenate(arrays, &tiny), OutOfMemory);
 }
 
+TEST(ConcatenateTest, RunningOutOfMemoryMidwayLeaksNothing) {
+  // Every budget below what a concatenation needs makes it fail at a different allocation, with
+  // buffers of earlier children and builders already made; all of them must be given back.
+  CheckedAllocator checked(system_allocator());
+  for (const auto& [name, array] : sample_arrays()) {
+    SCOPED_TRACE(name);
+    const std::vector<Array> pieces{array, array.slice(1), array.slice(0, 1), array};
+    int failures = 0;
+    for (int64_t limit = 0;; limit += 64) {
+      ASSERT_LT(limit, 1 << 20) << "never succeeded";
+      BudgetedAllocator budget(&checked, limit);
+      try {
+        const Array result = concatenate(pieces, &budget);
+        EXPECT_TRUE(array_range_equal(result, 0, array, 0, array.length()));
+        break;
+      } catch (const OutOfMemory&) {
+        ++failures;
+      }
+      EXPECT_EQ(checked.bytes_in_use(), 0) << "with a budget of " << limit << " bytes";
+    }
+    EXPECT_TRUE(checked.leaks().empty());
+    if (array.type_id() != TypeId::kNull) {
+      EXPECT_GT(failures, 0);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace bowstring
