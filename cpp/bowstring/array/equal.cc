@@ -416,7 +416,6 @@ class Comparator {
     const Array b_dictionary(b.dictionary);
     const bool a_dictionary_nulls = may_hold_nulls(*a.dictionary);
     const bool b_dictionary_nulls = may_hold_nulls(*b.dictionary);
-    const bool same_dictionary = a.dictionary == b.dictionary;
     for (int64_t i = 0; i < length; ++i) {
       const Index a_index = a_indices[i];
       const Index b_index = b_indices[i];
@@ -428,10 +427,8 @@ class Comparator {
       if (a_null != b_null) {
         return false;
       }
-      if (a_null || (same_dictionary && a_index == b_index)) {
-        continue;
-      }
-      if (!equal(*a.dictionary, a_index, *b.dictionary, b_index, 1)) {
+      // The same index into the same dictionary is cut short by `equal`, unless NaN forbids it.
+      if (!a_null && !equal(*a.dictionary, a_index, *b.dictionary, b_index, 1)) {
         return false;
       }
     }

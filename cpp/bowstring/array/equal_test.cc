@@ -327,6 +327,22 @@ TEST(EqualTest, NaNsDifferUnlessAsked) {
   EXPECT_TRUE(ints.equals(ints));
 }
 
+TEST(EqualTest, DictionaryNaNsDifferUnlessAsked) {
+  // Decoded values decide, whichever dictionary holds them: a NaN is not equal to itself even
+  // when both sides use the same index of the same dictionary.
+  const TypePtr type = dictionary(int8(), float64());
+  const Array a = dictionary_of(type, {1, 0}, doubles({kNaN, 1.0}));
+  const Array same_dictionary = dictionary_of(type, {1, 0}, a.as<DictionaryArray>().dictionary());
+  const Array other_dictionary = dictionary_of(type, {1, 0}, doubles({kNaN, 1.0}));
+  EXPECT_FALSE(a.equals(a));
+  EXPECT_FALSE(a.equals(same_dictionary));
+  EXPECT_FALSE(a.equals(other_dictionary));
+  EXPECT_TRUE(a.equals(a, nans_equal()));
+  EXPECT_TRUE(a.equals(same_dictionary, nans_equal()));
+  EXPECT_TRUE(a.equals(other_dictionary, nans_equal()));
+  EXPECT_TRUE(a.slice(0, 1).equals(same_dictionary.slice(0, 1)));
+}
+
 TEST(EqualTest, SignedZerosAreEqual) {
   EXPECT_TRUE(doubles({0.0}).equals(doubles({-0.0})));
   EXPECT_TRUE(array_of<float>(float32(), {-0.0f}).equals(array_of<float>(float32(), {0.0f})));
