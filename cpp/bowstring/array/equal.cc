@@ -338,8 +338,8 @@ class Comparator {
       // Compare a run of slots that select the same child and sit contiguously in it.
       int64_t end = i + 1;
       while (end < length && a_ids[end] == id && b_ids[end] == id &&
-             (!dense || (a_offsets[end] == a_offsets[end - 1] + 1 &&
-                         b_offsets[end] == b_offsets[end - 1] + 1))) {
+             (!dense || (a_offsets[end] == int64_t{a_offsets[end - 1]} + 1 &&
+                         b_offsets[end] == int64_t{b_offsets[end - 1]} + 1))) {
         ++end;
       }
       const size_t child = static_cast<size_t>(type.child_index(id));

@@ -274,6 +274,17 @@ TEST(EqualTest, DenseUnionsCompareSelectedValues) {
   EXPECT_TRUE(a.slice(1).equals(b.slice(1)));
 }
 
+TEST(EqualTest, DenseUnionOffsetAtInt32Max) {
+  // Whether the next slot continues a run in the child (offset + 1) used to be computed in 32
+  // bits, a signed overflow for an offset of INT32_MAX (valid when the child is that long).
+  constexpr int32_t kInt32Max = std::numeric_limits<int32_t>::max();
+  const TypePtr type = dense_union({field("n", null())});
+  const Array values = make_array(null(), int64_t{kInt32Max} + 1, {nullptr});
+  const Array a = dense_union_of(type, {0, 0}, {kInt32Max, 0}, {values});
+  ASSERT_NO_THROW(a.validate_full());
+  EXPECT_TRUE(arrays_equal(a, Array(std::make_shared<ArrayData>(*a.data()))));
+}
+
 TEST(EqualTest, SparseUnionsIgnoreUnselectedChildren) {
   const TypePtr type = sparse_union({field("i", int32()), field("s", utf8())});
   const Array a = sparse_union_of(type, {0, 1, 0}, {int32s({1, 99, 3}), strings({"?", "x", "?"})});
