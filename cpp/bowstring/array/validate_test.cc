@@ -720,6 +720,57 @@ TEST(ValidateTest, RunEndsMustNotBeNull) {
   EXPECT_THAT(cheap_error(counted), HasSubstr("run_ends child has 1 nulls"));
 }
 
+// --- full: extreme values ------------------------------------------------------------------
+
+TEST(ValidateTest, ExtremeValuesInBuffersAreFormatErrors) {
+  constexpr int32_t kInt32Max = std::numeric_limits<int32_t>::max();
+  constexpr int32_t kInt32Min = std::numeric_limits<int32_t>::min();
+  // Offsets: the extremes of each width, where a sum or difference could overflow.
+  EXPECT_THAT(cheap_error(make_array(large_utf8(), 1,
+                                     {nullptr, buffer_of<int64_t>({0, kInt64Max}), bytes_of("x")})),
+              HasSubstr("last offset 9223372036854775807 is past the end"));
+  EXPECT_THAT(full_error(make_array(
+                  utf8(), 2, {nullptr, buffer_of<int32_t>({0, kInt32Min, 1}), bytes_of("x")})),
+              HasSubstr("offset 1 (value -2147483648) is smaller than the previous offset 0"));
+  EXPECT_THAT(full_error(make_array(
+                  large_binary(), 2,
+                  {nullptr, buffer_of<int64_t>({0, std::numeric_limits<int64_t>::min(), 1}),
+                   bytes_of("x")})),
+              HasSubstr("is smaller than the previous offset"));
+  // List views whose offset + size passes INT32_MAX.
+  EXPECT_THAT(full_error(list_view_of(list_view(int8()), {kInt32Max}, {kInt32Max},
+                                      array_of<int8_t>(int8(), {1}))),
+              HasSubstr("list view 0 (offset 2147483647, size 2147483647) is outside"));
+  EXPECT_THAT(
+      full_error(list_view_of(list_view(int8()), {0}, {kInt32Min}, array_of<int8_t>(int8(), {1}))),
+      HasSubstr("size -2147483648"));
+  // Views: a reference at the largest offset and size.
+  BinaryView far = reference_view("a value longer than twelve", 0, kInt32Max);
+  far.size = kInt32Max;
+  EXPECT_THAT(full_error(view_array(binary_view(), {far}, {"a value longer than twelve"})),
+              HasSubstr("(offset 2147483647, size 2147483647) is past the end of data buffer 0"));
+  // Dense union offsets and run ends at the extremes.
+  const TypePtr union_type = dense_union({field("a", int8())});
+  EXPECT_THAT(
+      full_error(dense_union_of(union_type, {0}, {kInt32Min}, {array_of<int8_t>(int8(), {1})})),
+      HasSubstr("offset -2147483648 at slot 0 is outside"));
+  EXPECT_THAT(cheap_error(run_end_encoded_of(run_end_encoded(int64(), int8()), {kInt64Max},
+                                             array_of<int8_t>(int8(), {}))),
+              HasSubstr("array has 1 run ends but only 0 values"));
+  EXPECT_THAT(full_error(make_array(run_end_encoded(int64(), int8()), 1, {nullptr},
+                                    {int64s({1, std::numeric_limits<int64_t>::min(), kInt64Max}),
+                                     array_of<int8_t>(int8(), {1, 2, 3})})),
+              HasSubstr("run end 1 (value -9223372036854775808) is not greater"));
+  // The most negative type id of a union with every possible type code.
+  FieldVector fields;
+  for (int code = 0; code <= UnionType::kMaxTypeCode; ++code) {
+    fields.push_back(field(std::to_string(code), null()));
+  }
+  std::vector<Array> children(fields.size(), make_array(null(), 2, {nullptr}));
+  EXPECT_THAT(full_error(sparse_union_of(sparse_union(fields), {127, -128}, children)),
+              HasSubstr("type id -128 at slot 1 is not one of the union's type codes [0, 1, 2"));
+}
+
 // --- full: decimals -------------------------------------------------------------------------
 
 TEST(ValidateTest, DecimalsWithinPrecision) {
