@@ -220,6 +220,9 @@ class Comparator {
 
   static bool fixed_width_equal(const ArrayData& a, int64_t a_start, const ArrayData& b,
                                 int64_t b_start, int64_t length, int64_t width) {
+    if (width == 0) {
+      return true;  // fixed_size_binary[0]: no bytes, and maybe no memory behind the buffer
+    }
     const uint8_t* a_bytes = a.buffers[1]->data() + (a.offset + a_start) * width;
     const uint8_t* b_bytes = b.buffers[1]->data() + (b.offset + b_start) * width;
     return for_each_valid_run(a, a_start, length, [&](int64_t start, int64_t count) {

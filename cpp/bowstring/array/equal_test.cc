@@ -285,6 +285,18 @@ TEST(EqualTest, DenseUnionOffsetAtInt32Max) {
   EXPECT_TRUE(arrays_equal(a, Array(std::make_shared<ArrayData>(*a.data()))));
 }
 
+TEST(EqualTest, ZeroWidthValuesWithoutMemory) {
+  // An imported fixed_size_binary[0] array may have a values buffer of no bytes at no address;
+  // comparing must not hand that address to memcmp.
+  const auto empty_values = [] {
+    return make_array(fixed_size_binary(0), 3,
+                      {bitmap_of({true, false, true}), Buffer::wrap(nullptr, 0, nullptr)});
+  };
+  EXPECT_TRUE(empty_values().equals(empty_values()));
+  EXPECT_FALSE(empty_values().equals(
+      make_array(fixed_size_binary(0), 3, {nullptr, Buffer::wrap(nullptr, 0, nullptr)})));
+}
+
 TEST(EqualTest, SparseUnionsIgnoreUnselectedChildren) {
   const TypePtr type = sparse_union({field("i", int32()), field("s", utf8())});
   const Array a = sparse_union_of(type, {0, 1, 0}, {int32s({1, 99, 3}), strings({"?", "x", "?"})});
