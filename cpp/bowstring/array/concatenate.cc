@@ -36,7 +36,11 @@ void check_offset_limit(int64_t total, const DataType& type, const char* what) {
 int64_t total_length(const Pieces& pieces) {
   int64_t length = 0;
   for (const ArrayDataPtr& piece : pieces) {
-    length += piece->length;
+    // Arrays without buffers (null, empty struct) may be as long as int64 allows.
+    if (__builtin_add_overflow(length, piece->length, &length)) {
+      throw InvalidArgument("concatenated " + piece->type->to_string() + " arrays hold more than " +
+                            std::to_string(std::numeric_limits<int64_t>::max()) + " values");
+    }
   }
   return length;
 }
@@ -250,7 +254,7 @@ class Concatenator {
       for (int64_t i = 0; i < piece->length; ++i) {
         if (used(i)) {
           low = std::min<int64_t>(low, in_offsets[i]);
-          high = std::max<int64_t>(high, in_offsets[i] + in_sizes[i]);
+          high = std::max(high, int64_t{in_offsets[i]} + in_sizes[i]);
         }
       }
       if (low > high) {
@@ -319,7 +323,7 @@ class Concatenator {
       for (int64_t i = 0; i < piece->length; ++i) {
         const size_t child = static_cast<size_t>(type.child_index(ids[i]));
         low[child] = std::min<int64_t>(low[child], in[i]);
-        high[child] = std::max<int64_t>(high[child], in[i] + 1);
+        high[child] = std::max(high[child], int64_t{in[i]} + 1);
       }
       offsets.reserve(piece->length);
       for (int64_t i = 0; i < piece->length; ++i) {

@@ -127,6 +127,20 @@ TEST(ConcatenateTest, NullArrays) {
   EXPECT_EQ(result.null_count(), 5);
 }
 
+TEST(ConcatenateTest, TotalLengthPastInt64IsAnError) {
+  // Arrays without buffers can be as long as int64 allows; three of them used to wrap around to
+  // a positive, wrong length.
+  const Array longest = make_array(null(), std::numeric_limits<int64_t>::max(), {nullptr});
+  EXPECT_EQ(error_message({longest, longest, longest}),
+            "concatenated null arrays hold more than 9223372036854775807 values");
+  const Array empty_structs =
+      make_array(struct_({}), std::numeric_limits<int64_t>::max() / 2 + 1, {nullptr});
+  EXPECT_THAT(error_message({empty_structs, empty_structs}),
+              HasSubstr("concatenated struct<> arrays hold more than"));
+  EXPECT_EQ(concat({longest.slice(1), make_array(null(), 1, {nullptr})}).length(),
+            std::numeric_limits<int64_t>::max());
+}
+
 // --- binary ---------------------------------------------------------------------------------
 
 TEST(ConcatenateTest, StringsRebaseOffsetsAndCopyOnlyUsedBytes) {
@@ -233,6 +247,18 @@ TEST(ConcatenateTest, ListViewsInAnyOrder) {
   EXPECT_TRUE(result.equals(expected));
   // Only the used child range is kept: [a..d] once for a, "y" for b, "a" for the slice.
   EXPECT_EQ(LargeListViewArray(result).values().length(), 4 + 1 + 1);
+}
+
+TEST(ConcatenateTest, ListViewRangesEndingPastInt32Max) {
+  // An int32 offset plus an int32 size may pass INT32_MAX when the child is that long (null
+  // values take no memory); the sum used to overflow and the child was cut to nothing.
+  constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
+  const Array values = make_array(null(), 2 * kInt32Max, {nullptr});
+  const Array views = list_view_of(list_view(null()), {kInt32Max}, {kInt32Max}, values);
+  ASSERT_NO_THROW(views.validate_full());
+  const Array result = concat({views});
+  EXPECT_TRUE(result.equals(views));
+  EXPECT_EQ(ListViewArray(result).values().length(), kInt32Max);
 }
 
 TEST(ConcatenateTest, FixedSizeLists) {
@@ -362,6 +388,18 @@ TEST(ConcatenateTest, DenseUnionsTrimChildrenAndRebaseOffsets) {
   EXPECT_EQ(typed.value_offset(3), 1);
 }
 
+TEST(ConcatenateTest, DenseUnionOffsetAtInt32Max) {
+  // The end of the child range used, offset + 1, used to overflow for an offset of INT32_MAX.
+  constexpr int32_t kInt32Max = std::numeric_limits<int32_t>::max();
+  const TypePtr type = dense_union({field("n", null())});
+  const Array values = make_array(null(), int64_t{kInt32Max} + 1, {nullptr});
+  const Array array = dense_union_of(type, {0}, {kInt32Max}, {values});
+  ASSERT_NO_THROW(array.validate_full());
+  const Array result = concat({array});
+  EXPECT_TRUE(result.equals(array));
+  EXPECT_EQ(UnionArray(result).field(0).length(), 1);
+}
+
 // --- run-end encoded ------------------------------------------------------------------------
 
 TEST(ConcatenateTest, RunEndEncodedAdjustsRunEnds) {
@@ -401,6 +439,33 @@ TEST(ConcatenateTest, AllocatesFromTheGivenAllocator) {
   BudgetedAllocator tiny(system_allocator(), 16);
   const std::vector<Array> arrays{int64s({1, 2, 3}), int64s({4, 5, 6})};
   EXPECT_THROW(concatenate(arrays, &tiny), OutOfMemory);
+}
+
+TEST(ConcatenateTest, RunningOutOfMemoryMidwayLeaksNothing) {
+  // Every budget below what a concatenation needs makes it fail at a different allocation, with
+  // buffers of earlier children and builders already made; all of them must be given back.
+  CheckedAllocator checked(system_allocator());
+  for (const auto& [name, array] : sample_arrays()) {
+    SCOPED_TRACE(name);
+    const std::vector<Array> pieces{array, array.slice(1), array.slice(0, 1), array};
+    int failures = 0;
+    for (int64_t limit = 0;; limit += 64) {
+      ASSERT_LT(limit, 1 << 20) << "never succeeded";
+      BudgetedAllocator budget(&checked, limit);
+      try {
+        const Array result = concatenate(pieces, &budget);
+        EXPECT_TRUE(array_range_equal(result, 0, array, 0, array.length()));
+        break;
+      } catch (const OutOfMemory&) {
+        ++failures;
+      }
+      EXPECT_EQ(checked.bytes_in_use(), 0) << "with a budget of " << limit << " bytes";
+    }
+    EXPECT_TRUE(checked.leaks().empty());
+    if (array.type_id() != TypeId::kNull) {
+      EXPECT_GT(failures, 0);
+    }
+  }
 }
 
 }  // namespace

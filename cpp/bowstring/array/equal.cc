@@ -220,6 +220,9 @@ class Comparator {
 
   static bool fixed_width_equal(const ArrayData& a, int64_t a_start, const ArrayData& b,
                                 int64_t b_start, int64_t length, int64_t width) {
+    if (width == 0) {
+      return true;  // fixed_size_binary[0]: no bytes, and maybe no memory behind the buffer
+    }
     const uint8_t* a_bytes = a.buffers[1]->data() + (a.offset + a_start) * width;
     const uint8_t* b_bytes = b.buffers[1]->data() + (b.offset + b_start) * width;
     return for_each_valid_run(a, a_start, length, [&](int64_t start, int64_t count) {
@@ -338,8 +341,8 @@ class Comparator {
       // Compare a run of slots that select the same child and sit contiguously in it.
       int64_t end = i + 1;
       while (end < length && a_ids[end] == id && b_ids[end] == id &&
-             (!dense || (a_offsets[end] == a_offsets[end - 1] + 1 &&
-                         b_offsets[end] == b_offsets[end - 1] + 1))) {
+             (!dense || (a_offsets[end] == int64_t{a_offsets[end - 1]} + 1 &&
+                         b_offsets[end] == int64_t{b_offsets[end - 1]} + 1))) {
         ++end;
       }
       const size_t child = static_cast<size_t>(type.child_index(id));
@@ -416,7 +419,6 @@ class Comparator {
     const Array b_dictionary(b.dictionary);
     const bool a_dictionary_nulls = may_hold_nulls(*a.dictionary);
     const bool b_dictionary_nulls = may_hold_nulls(*b.dictionary);
-    const bool same_dictionary = a.dictionary == b.dictionary;
     for (int64_t i = 0; i < length; ++i) {
       const Index a_index = a_indices[i];
       const Index b_index = b_indices[i];
@@ -428,10 +430,8 @@ class Comparator {
       if (a_null != b_null) {
         return false;
       }
-      if (a_null || (same_dictionary && a_index == b_index)) {
-        continue;
-      }
-      if (!equal(*a.dictionary, a_index, *b.dictionary, b_index, 1)) {
+      // The same index into the same dictionary is cut short by `equal`, unless NaN forbids it.
+      if (!a_null && !equal(*a.dictionary, a_index, *b.dictionary, b_index, 1)) {
         return false;
       }
     }

@@ -274,6 +274,29 @@ TEST(EqualTest, DenseUnionsCompareSelectedValues) {
   EXPECT_TRUE(a.slice(1).equals(b.slice(1)));
 }
 
+TEST(EqualTest, DenseUnionOffsetAtInt32Max) {
+  // Whether the next slot continues a run in the child (offset + 1) used to be computed in 32
+  // bits, a signed overflow for an offset of INT32_MAX (valid when the child is that long).
+  constexpr int32_t kInt32Max = std::numeric_limits<int32_t>::max();
+  const TypePtr type = dense_union({field("n", null())});
+  const Array values = make_array(null(), int64_t{kInt32Max} + 1, {nullptr});
+  const Array a = dense_union_of(type, {0, 0}, {kInt32Max, 0}, {values});
+  ASSERT_NO_THROW(a.validate_full());
+  EXPECT_TRUE(arrays_equal(a, Array(std::make_shared<ArrayData>(*a.data()))));
+}
+
+TEST(EqualTest, ZeroWidthValuesWithoutMemory) {
+  // An imported fixed_size_binary[0] array may have a values buffer of no bytes at no address;
+  // comparing must not hand that address to memcmp.
+  const auto empty_values = [] {
+    return make_array(fixed_size_binary(0), 3,
+                      {bitmap_of({true, false, true}), Buffer::wrap(nullptr, 0, nullptr)});
+  };
+  EXPECT_TRUE(empty_values().equals(empty_values()));
+  EXPECT_FALSE(empty_values().equals(
+      make_array(fixed_size_binary(0), 3, {nullptr, Buffer::wrap(nullptr, 0, nullptr)})));
+}
+
 TEST(EqualTest, SparseUnionsIgnoreUnselectedChildren) {
   const TypePtr type = sparse_union({field("i", int32()), field("s", utf8())});
   const Array a = sparse_union_of(type, {0, 1, 0}, {int32s({1, 99, 3}), strings({"?", "x", "?"})});
@@ -325,6 +348,22 @@ TEST(EqualTest, NaNsDifferUnlessAsked) {
   // Without floats an array always equals itself.
   const Array ints = list_of(list(int64()), {0, 1}, int64s({1}));
   EXPECT_TRUE(ints.equals(ints));
+}
+
+TEST(EqualTest, DictionaryNaNsDifferUnlessAsked) {
+  // Decoded values decide, whichever dictionary holds them: a NaN is not equal to itself even
+  // when both sides use the same index of the same dictionary.
+  const TypePtr type = dictionary(int8(), float64());
+  const Array a = dictionary_of(type, {1, 0}, doubles({kNaN, 1.0}));
+  const Array same_dictionary = dictionary_of(type, {1, 0}, a.as<DictionaryArray>().dictionary());
+  const Array other_dictionary = dictionary_of(type, {1, 0}, doubles({kNaN, 1.0}));
+  EXPECT_FALSE(a.equals(a));
+  EXPECT_FALSE(a.equals(same_dictionary));
+  EXPECT_FALSE(a.equals(other_dictionary));
+  EXPECT_TRUE(a.equals(a, nans_equal()));
+  EXPECT_TRUE(a.equals(same_dictionary, nans_equal()));
+  EXPECT_TRUE(a.equals(other_dictionary, nans_equal()));
+  EXPECT_TRUE(a.slice(0, 1).equals(same_dictionary.slice(0, 1)));
 }
 
 TEST(EqualTest, SignedZerosAreEqual) {

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <string_view>
 
 namespace bowstring {
@@ -682,12 +683,29 @@ void dump_bytes(std::string& out, const Buffer& buffer, int64_t max_bytes,
   }
 }
 
+/// The null count, or "unknown" when counting would read past the validity bitmap: hex dumps
+/// are for looking at arrays that may fail validation.
+std::string describe_null_count(const ArrayData& data) {
+  if (data.known_null_count() != ArrayData::kUnknownNullCount) {
+    return std::to_string(data.known_null_count());
+  }
+  const Buffer* validity = data.buffers[0].get();
+  const bool window_valid = data.length >= 0 && data.offset >= 0 &&
+                            data.length <= std::numeric_limits<int64_t>::max() - data.offset;
+  const int64_t end = data.offset + data.length;
+  if (!window_valid ||
+      (validity != nullptr && validity->size() < end / 8 + (end % 8 != 0 ? 1 : 0))) {
+    return "unknown";
+  }
+  return std::to_string(data.null_count());
+}
+
 void dump_array(std::string& out, const ArrayData& data, const std::string& title, int depth,
                 int64_t max_bytes) {
   const std::string indent(static_cast<size_t>(depth) * 2, ' ');
   out += indent + title + data.type->to_string() + " array: length " + std::to_string(data.length) +
-         ", offset " + std::to_string(data.offset) + ", null count " +
-         std::to_string(data.null_count()) + "\n";
+         ", offset " + std::to_string(data.offset) + ", null count " + describe_null_count(data) +
+         "\n";
   const std::vector<BufferSpec> layout = data.type->layout();
   for (size_t index = 0; index < data.buffers.size(); ++index) {
     const Buffer* buffer = data.buffers[index].get();
@@ -704,6 +722,10 @@ void dump_array(std::string& out, const ArrayData& data, const std::string& titl
     std::string child_title = "child " + std::to_string(index);
     if (static_cast<int>(index) < type.num_fields()) {
       child_title += " (" + type.field(static_cast<int>(index))->name() + ")";
+    }
+    if (data.children[index] == nullptr) {
+      out += indent + "  " + child_title + ": absent\n";
+      continue;
     }
     dump_array(out, *data.children[index], child_title + ": ", depth + 1, max_bytes);
   }

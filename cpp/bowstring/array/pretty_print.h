@@ -32,7 +32,8 @@ std::string format_value(const Array& array, int64_t i, const PrettyPrintOptions
 /// The physical layout of `array`: one section per buffer naming its role (validity bitmap,
 /// offsets, data...) with its bytes in lines of 16 (offset, hex, ASCII), then the same for each
 /// child and the dictionary. Whole buffers are shown, also for slices; at most
-/// `max_bytes_per_buffer` bytes of each.
+/// `max_bytes_per_buffer` bytes of each. Unlike the functions above, safe on arrays that fail
+/// validation (the null count shows as "unknown" when the bitmap is too short to count it).
 std::string hex_dump(const Array& array, int64_t max_bytes_per_buffer = 1024);
 
 }  // namespace bowstring

@@ -453,6 +453,28 @@ TEST(HexDump, UnionsNameTheirUnusedSlotAndTypeIds) {
             "      00000000  04                                                |.|\n");
 }
 
+TEST(HexDump, ArraysThatFailValidation) {
+  // A length far past the one-byte bitmap: counting its nulls would read gigabytes past it.
+  const Array too_long = testing::make_array(int8(), int64_t{1} << 40,
+                                             {testing::bitmap_of({true}), testing::bytes_of("x")});
+  EXPECT_THROW(too_long.validate(), FormatError);
+  EXPECT_EQ(hex_dump(too_long),
+            "int8 array: length 1099511627776, offset 0, null count unknown\n"
+            "  buffer 0 (validity bitmap): 1 byte\n"
+            "    00000000  01                                                |.|\n"
+            "  buffer 1 (values, 1 byte each): 1 byte\n"
+            "    00000000  78                                                |x|\n");
+  auto missing_child = std::make_shared<ArrayData>(
+      *testing::list_of(list(int8()), {0}, testing::array_of<int8_t>(int8(), {})).data());
+  missing_child->children[0] = nullptr;
+  EXPECT_EQ(hex_dump(Array(missing_child)),
+            "list<item: int8> array: length 0, offset 0, null count 0\n"
+            "  buffer 0 (validity bitmap): absent\n"
+            "  buffer 1 (offsets, int32): 4 bytes\n"
+            "    00000000  00 00 00 00                                       |....|\n"
+            "  child 0 (item): absent\n");
+}
+
 TEST(HexDump, LongBuffersAreCut) {
   EXPECT_EQ(hex_dump(iota_array(3), 4),
             "int64 array: length 3, offset 0, null count 0\n"

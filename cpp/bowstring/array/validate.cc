@@ -19,6 +19,7 @@ struct Location {
   const DataType* type = nullptr;  ///< the top-level array's type
   int child_index = -1;            ///< -1 means the dictionary of `parent`
   std::string_view child_name;
+  int depth = 0;  ///< levels of children and dictionaries above this array
 
   std::string describe() const {
     if (parent == nullptr) {
@@ -77,6 +78,9 @@ int64_t bytes_needed(int64_t count, int64_t width) {
   }
   return bytes;
 }
+
+/// Bytes of a bitmap of `bits` bits; unlike `bit_util::bytes_for_bits`, exact up to INT64_MAX.
+int64_t bitmap_bytes(int64_t bits) { return bits / 8 + (bits % 8 != 0 ? 1 : 0); }
 
 /// Position of the first byte of `bytes` that does not start a well-formed UTF-8 sequence
 /// (RFC 3629: no overlong forms, surrogates or code points past U+10FFFF), or -1.
@@ -145,17 +149,20 @@ class Validator {
   explicit Validator(bool full) : full_(full) {}
 
   void validate(const ArrayData& data, const Location& where) {
+    if (where.depth > kMaxNestingDepth) {
+      fail(where, "array is nested more than " + std::to_string(kMaxNestingDepth) + " levels deep");
+    }
     const DataType& type = storage_of(*data.type);
     check_length(data, where);
     check_buffers(data, type, where);
     check_children(data, type, where);
     for (size_t i = 0; i < data.children.size(); ++i) {
       const Location child{&where, nullptr, static_cast<int>(i),
-                           type.field(static_cast<int>(i))->name()};
+                           type.field(static_cast<int>(i))->name(), where.depth + 1};
       validate(*data.children[i], child);
     }
     if (data.dictionary != nullptr) {
-      validate(*data.dictionary, Location{&where, nullptr, -1, {}});
+      validate(*data.dictionary, Location{&where, nullptr, -1, {}, where.depth + 1});
     }
     check_bounds(data, type, where);
     if (full_) {
@@ -219,7 +226,7 @@ class Validator {
       switch (layout[i].kind) {
         case BufferKind::kValidity:
           if (data.buffers[i] != nullptr) {
-            require_buffer(data, type, where, i, bit_util::bytes_for_bits(end));
+            require_buffer(data, type, where, i, bitmap_bytes(end));
           } else if (known_nulls > 0) {
             fail(where, "null count is " + std::to_string(known_nulls) +
                             " but there is no validity bitmap");
@@ -233,7 +240,7 @@ class Validator {
           }
           break;
         case BufferKind::kBitmap:
-          require_buffer(data, type, where, i, bit_util::bytes_for_bits(end));
+          require_buffer(data, type, where, i, bitmap_bytes(end));
           break;
         case BufferKind::kFixedWidth:
           require_buffer(data, type, where, i, bytes_needed(end, layout[i].byte_width));
@@ -246,7 +253,11 @@ class Validator {
                                  type.id() == TypeId::kListView ||
                                  type.id() == TypeId::kLargeListView;
           const int width = layout[i].kind == BufferKind::kOffsets32 ? 4 : 8;
-          require_buffer(data, type, where, i, bytes_needed(per_value ? end : end + 1, width));
+          int64_t entries;
+          if (__builtin_add_overflow(end, per_value ? 0 : 1, &entries)) {
+            entries = std::numeric_limits<int64_t>::max();
+          }
+          require_buffer(data, type, where, i, bytes_needed(entries, width));
           break;
         }
         case BufferKind::kSizes32:
@@ -297,6 +308,9 @@ class Validator {
       if (data.children[i] == nullptr) {
         fail(where, name + " is missing");
       }
+      if (data.children[i]->type == nullptr) {
+        fail(where, name + " has no type");
+      }
       if (!data.children[i]->type->equals(*field.type())) {
         fail(where, name + " has type " + data.children[i]->type->to_string() + ", expected " +
                         field.type()->to_string());
@@ -306,6 +320,9 @@ class Validator {
       const auto& dictionary_type = static_cast<const DictionaryType&>(type);
       if (data.dictionary == nullptr) {
         fail(where, "dictionary array has no dictionary");
+      }
+      if (data.dictionary->type == nullptr) {
+        fail(where, "dictionary has no type");
       }
       if (!data.dictionary->type->equals(*dictionary_type.value_type())) {
         fail(where, "dictionary has type " + data.dictionary->type->to_string() + ", expected " +
@@ -747,6 +764,9 @@ class Validator {
 };
 
 void run_validator(const ArrayData& data, bool full) {
+  if (data.type == nullptr) {
+    throw FormatError("array has no type");
+  }
   Validator(full).validate(data, Location{nullptr, data.type.get(), -1, {}});
 }
 

@@ -217,6 +217,85 @@ TEST(ValidateTest, OffsetPlusLengthOverflow) {
   EXPECT_THAT(cheap_error(array), HasSubstr("overflows"));
 }
 
+constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
+
+TEST(ValidateTest, BitmapSizesDoNotOverflowNearInt64Max) {
+  // A bitmap of offset + length bits needs (offset + length + 7) / 8 bytes; computed that way it
+  // wraps negative and any bitmap seems large enough.
+  EXPECT_EQ(cheap_error(make_array(boolean(), kInt64Max, {nullptr, bitmap_of({true})})),
+            "buffer has 1 bytes, fewer than the 1152921504606846976 needed for offset 0 + length "
+            "9223372036854775807 in buffer 1 (values) of bool");
+  EXPECT_THAT(cheap_error(make_array(struct_({}), kInt64Max, {bitmap_of({true})})),
+              HasSubstr("fewer than the 1152921504606846976 needed"));
+  EXPECT_THAT(cheap_error(make_array(int8(), 1, {bitmap_of({true}), buffer_of<int8_t>({1})}, {}, {},
+                                     kInt64Max - 1)),
+              HasSubstr("in buffer 0 (validity)"));
+}
+
+TEST(ValidateTest, OffsetCountDoesNotOverflowAtInt64Max) {
+  // length + 1 offsets for a length of 2^63 - 1.
+  EXPECT_THAT(
+      cheap_error(make_array(utf8(), kInt64Max, {nullptr, buffer_of<int32_t>({0}), nullptr})),
+      HasSubstr("in buffer 1 (offsets) of string"));
+  EXPECT_THAT(cheap_error(make_array(large_list(int8()), 1, {nullptr, buffer_of<int64_t>({0, 0})},
+                                     {array_of<int8_t>(int8(), {})}, {}, kInt64Max - 1)),
+              HasSubstr("in buffer 1 (offsets) of large_list"));
+}
+
+TEST(ValidateTest, FixedSizeListCountDoesNotOverflow) {
+  const TypePtr type = fixed_size_list(int8(), std::numeric_limits<int32_t>::max());
+  EXPECT_THAT(cheap_error(fixed_size_list_of(type, kInt64Max / 2, array_of<int8_t>(int8(), {1}))),
+              HasSubstr("fewer than the 9223372036854775807 values"));
+}
+
+TEST(ValidateTest, NegativeLengthsAndOffsetsSetAfterConstruction) {
+  // The constructor refuses them, but the fields are public until the data is shared.
+  auto negative_length = std::make_shared<ArrayData>(*int64s({1, 2}).data());
+  negative_length->length = -1;
+  EXPECT_EQ(cheap_error(Array(negative_length)),
+            "length -1 and offset 0 must be non-negative in int64");
+  auto negative_offset = std::make_shared<ArrayData>(*int32s({1}).data());
+  negative_offset->offset = std::numeric_limits<int64_t>::min();
+  const TypePtr type = struct_({field("a", int32())});
+  EXPECT_THAT(cheap_error(struct_of(type, 1, {Array(negative_offset)})),
+              HasSubstr("must be non-negative in child 0 'a' of struct<a: int32>"));
+}
+
+TEST(ValidateTest, ArraysWithoutATypeAreRejected) {
+  auto untyped = std::make_shared<ArrayData>(*int32s({1}).data());
+  untyped->type = nullptr;
+  EXPECT_EQ(cheap_error(Array(untyped)), "array has no type");
+  const TypePtr type = struct_({field("a", int32())});
+  EXPECT_EQ(cheap_error(struct_of(type, 1, {Array(untyped)})),
+            "child 0 'a' has no type in struct<a: int32>");
+  EXPECT_EQ(cheap_error(dictionary_of(dictionary(int8(), int32()), {0}, Array(untyped))),
+            "dictionary has no type in dictionary<values=int32, indices=int8, ordered=0>");
+}
+
+/// `levels` lists nested around an empty int8 array.
+Array nested_lists(int levels) {
+  Array array = array_of<int8_t>(int8(), {});
+  for (int level = 0; level < levels; ++level) {
+    array = list_of(list(array.type()), {0}, array);
+  }
+  return array;
+}
+
+TEST(ValidateTest, NestingDepthIsLimited) {
+  // The innermost array of 64 nested lists is 64 levels below the top.
+  EXPECT_NO_THROW(nested_lists(kMaxNestingDepth).validate_full());
+  EXPECT_THAT(cheap_error(nested_lists(kMaxNestingDepth + 1)),
+              AllOf(HasSubstr("array is nested more than 64 levels deep in child 0 'item' of"),
+                    HasSubstr("list<item: list<item: ")));
+  EXPECT_THAT(cheap_error(nested_lists(1000)), HasSubstr("nested more than 64 levels deep"));
+  // Dictionaries count as a level.
+  Array encoded = int32s({0});
+  for (int level = 0; level <= kMaxNestingDepth; ++level) {
+    encoded = dictionary_of(dictionary(int8(), encoded.type()), {0}, encoded);
+  }
+  EXPECT_THAT(cheap_error(encoded), HasSubstr("nested more than 64 levels deep in dictionary of"));
+}
+
 // --- null counts ----------------------------------------------------------------------------
 
 TEST(ValidateTest, NullCountLargerThanLength) {
@@ -639,6 +718,57 @@ TEST(ValidateTest, RunEndsMustNotBeNull) {
   const Array counted =
       make_array(type, 3, {nullptr}, {with_null_count(ends, 1), strings({"a", "b"})});
   EXPECT_THAT(cheap_error(counted), HasSubstr("run_ends child has 1 nulls"));
+}
+
+// --- full: extreme values ------------------------------------------------------------------
+
+TEST(ValidateTest, ExtremeValuesInBuffersAreFormatErrors) {
+  constexpr int32_t kInt32Max = std::numeric_limits<int32_t>::max();
+  constexpr int32_t kInt32Min = std::numeric_limits<int32_t>::min();
+  // Offsets: the extremes of each width, where a sum or difference could overflow.
+  EXPECT_THAT(cheap_error(make_array(large_utf8(), 1,
+                                     {nullptr, buffer_of<int64_t>({0, kInt64Max}), bytes_of("x")})),
+              HasSubstr("last offset 9223372036854775807 is past the end"));
+  EXPECT_THAT(full_error(make_array(
+                  utf8(), 2, {nullptr, buffer_of<int32_t>({0, kInt32Min, 1}), bytes_of("x")})),
+              HasSubstr("offset 1 (value -2147483648) is smaller than the previous offset 0"));
+  EXPECT_THAT(full_error(make_array(
+                  large_binary(), 2,
+                  {nullptr, buffer_of<int64_t>({0, std::numeric_limits<int64_t>::min(), 1}),
+                   bytes_of("x")})),
+              HasSubstr("is smaller than the previous offset"));
+  // List views whose offset + size passes INT32_MAX.
+  EXPECT_THAT(full_error(list_view_of(list_view(int8()), {kInt32Max}, {kInt32Max},
+                                      array_of<int8_t>(int8(), {1}))),
+              HasSubstr("list view 0 (offset 2147483647, size 2147483647) is outside"));
+  EXPECT_THAT(
+      full_error(list_view_of(list_view(int8()), {0}, {kInt32Min}, array_of<int8_t>(int8(), {1}))),
+      HasSubstr("size -2147483648"));
+  // Views: a reference at the largest offset and size.
+  BinaryView far = reference_view("a value longer than twelve", 0, kInt32Max);
+  far.size = kInt32Max;
+  EXPECT_THAT(full_error(view_array(binary_view(), {far}, {"a value longer than twelve"})),
+              HasSubstr("(offset 2147483647, size 2147483647) is past the end of data buffer 0"));
+  // Dense union offsets and run ends at the extremes.
+  const TypePtr union_type = dense_union({field("a", int8())});
+  EXPECT_THAT(
+      full_error(dense_union_of(union_type, {0}, {kInt32Min}, {array_of<int8_t>(int8(), {1})})),
+      HasSubstr("offset -2147483648 at slot 0 is outside"));
+  EXPECT_THAT(cheap_error(run_end_encoded_of(run_end_encoded(int64(), int8()), {kInt64Max},
+                                             array_of<int8_t>(int8(), {}))),
+              HasSubstr("array has 1 run ends but only 0 values"));
+  EXPECT_THAT(full_error(make_array(run_end_encoded(int64(), int8()), 1, {nullptr},
+                                    {int64s({1, std::numeric_limits<int64_t>::min(), kInt64Max}),
+                                     array_of<int8_t>(int8(), {1, 2, 3})})),
+              HasSubstr("run end 1 (value -9223372036854775808) is not greater"));
+  // The most negative type id of a union with every possible type code.
+  FieldVector fields;
+  for (int code = 0; code <= UnionType::kMaxTypeCode; ++code) {
+    fields.push_back(field(std::to_string(code), null()));
+  }
+  std::vector<Array> children(fields.size(), make_array(null(), 2, {nullptr}));
+  EXPECT_THAT(full_error(sparse_union_of(sparse_union(fields), {127, -128}, children)),
+              HasSubstr("type id -128 at slot 1 is not one of the union's type codes [0, 1, 2"));
 }
 
 // --- full: decimals -------------------------------------------------------------------------

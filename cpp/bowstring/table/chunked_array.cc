@@ -111,9 +111,6 @@ ChunkedArray ChunkedArray::combine_chunks(Allocator* allocator) const {
 }
 
 bool ChunkedArray::equals(const ChunkedArray& other, const EqualOptions& options) const {
-  if (this == &other) {
-    return true;
-  }
   if (length_ != other.length_ || !type_->equals(*other.type_, options.check_metadata)) {
     return false;
   }

@@ -144,6 +144,19 @@ TEST(ChunkedArray, EqualsWithOptions) {
   EXPECT_TRUE(left.equals(right, options));
 }
 
+TEST(ChunkedArray, NaNsDoNotEqualThemselvesInTheSameObject) {
+  // As for arrays: whether values are equal does not depend on which object holds them.
+  const ChunkedArray column({make_array<double>({1.0, std::nan("")})});
+  const ChunkedArray copy = column;
+  EXPECT_FALSE(column.equals(column));
+  EXPECT_FALSE(column.equals(copy));
+  EXPECT_EQ(column.equals(column), column.chunk(0).equals(column.chunk(0)));
+  EqualOptions options;
+  options.nans_equal = true;
+  EXPECT_TRUE(column.equals(column, options));
+  EXPECT_TRUE(four_chunks().equals(four_chunks()));
+}
+
 TEST(ChunkedArray, ToStringElidesChunksAndValues) {
   std::vector<Array> chunks;
   for (int64_t i = 0; i < 5; ++i) {

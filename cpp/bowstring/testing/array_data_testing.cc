@@ -398,6 +398,56 @@ std::vector<std::pair<std::string, Array>> sample_arrays() {
           .slice(3, 4));
   add("bool slice",
       booleans({true, false, null_value, true, true, false, true, false, true}).slice(3, 6));
+  add("null slice", make_array(null(), 5, {nullptr}).slice(1, 3));
+  add("decimal128 slice", decimals(decimal128(38, 10), {1, null_value, -7, 5}).slice(1));
+  add("fixed_size_binary slice",
+      make_array(fixed_size_binary(2), 4,
+                 {bitmap_of({true, true, false, true}), bytes_of("abcdefgh")})
+          .slice(1, 3));
+  add("list_view slice",
+      list_view_of(list_view(int32()), {3, 0, 0, 1}, {2, 0, 2, 3},
+                   int32s({10, 20, null_value, 40, 50}), {true, true, false, true})
+          .slice(1, 3));
+  add("fixed_size_list slice",
+      fixed_size_list_of(fixed_size_list(int16(), 2), 3,
+                         array_of<int16_t>(int16(), {1, 2, 0, 0, 5, null_value}),
+                         {true, false, true})
+          .slice(1));
+  add("map slice", list_of(map_type, {0, 2, 2, 3},
+                           struct_of(map_type->field(0)->type(), 3,
+                                     {strings({"k1", "k2", "k1"}), int32s({1, null_value, 3})}),
+                           {true, false, true})
+                       .slice(1));
+
+  // Nesting through dictionaries, unions, run-end encoded and extension types.
+  const TypePtr string_dictionary = dictionary(int8(), utf8());
+  add("list<dictionary>",
+      list_of(list(string_dictionary), {0, 2, 3},
+              dictionary_of(string_dictionary, {1, null_value, 0}, strings({"p", "q"}))));
+  const TypePtr list_dictionary = dictionary(int16(), list(int32()));
+  add("dictionary<list>",
+      dictionary_of(list_dictionary, {1, 0, null_value, 1},
+                    list_of(list(int32()), {0, 2, 2}, int32s({7, null_value}))));
+  const TypePtr runs_type = run_end_encoded(int16(), int32());
+  const TypePtr union_type = dense_union({field("s", utf8()), field("l", list(int8()))});
+  const TypePtr mixed_struct = struct_({field("runs", runs_type), field("either", union_type)});
+  add("struct<run_end_encoded, dense_union> with offset",
+      make_array(
+          mixed_struct, 3, {bitmap_of({true, true, false, true})},
+          {run_end_encoded_of(runs_type, {2, 4}, int32s({1, null_value})),
+           dense_union_of(union_type, {0, 1, 1, 0}, {0, 0, 1, 1},
+                          {strings({"a", null_value}),
+                           list_of(list(int8()), {0, 1, 3}, array_of<int8_t>(int8(), {1, 2, 3}))})},
+          {}, 1));
+  const TypePtr pair_type = struct_({field("k", utf8()), field("v", float64())});
+  add("run_end_encoded<struct>",
+      run_end_encoded_of(
+          run_end_encoded(int32(), pair_type), {1, 3, 4},
+          struct_of(pair_type, 3, {strings({"x", "y", "z"}), doubles({1.0, -2.5, null_value})},
+                    {true, false, true})));
+  add("extension<struct>",
+      make_array(extension(pair_type, "example.pair"), 2, {bitmap_of({false, true})},
+                 {strings({"", "w"}), doubles({0, 3.25})}));
   return samples;
 }
 
