@@ -4,19 +4,45 @@
 #include <nanobind/stl/string.h>
 
 #include "bowstring/memory/allocator.h"
+#include "bowstring/util/error.h"
 
 namespace nb = nanobind;
+
+namespace {
+
+// Bowstring errors surface as the Python exceptions a Python user expects for each kind.
+void translate_error(const std::exception_ptr& error, void* /*payload*/) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const bowstring::InvalidArgument& e) {
+    PyErr_SetString(PyExc_ValueError, e.what());
+  } catch (const bowstring::TypeError& e) {
+    PyErr_SetString(PyExc_TypeError, e.what());
+  } catch (const bowstring::IndexError& e) {
+    PyErr_SetString(PyExc_IndexError, e.what());
+  } catch (const bowstring::OutOfMemory& e) {
+    PyErr_SetString(PyExc_MemoryError, e.what());
+  } catch (const bowstring::IoError& e) {
+    PyErr_SetString(PyExc_OSError, e.what());
+  } catch (const bowstring::NotImplemented& e) {
+    PyErr_SetString(PyExc_NotImplementedError, e.what());
+  }
+}
+
+}  // namespace
 
 NB_MODULE(_core, module) {
   module.doc() = "Bowstring's C++ core";
   module.attr("__version__") = BOWSTRING_VERSION;
+  nb::register_exception_translator(translate_error);
 
   module.def(
       "allocator_stats",
       [] {
-        const bowstring::AllocatorStats stats = bowstring::default_allocator()->stats();
+        bowstring::Allocator* allocator = bowstring::default_allocator();
+        const bowstring::AllocatorStats stats = allocator->stats();
         nb::dict out;
-        out["allocator"] = bowstring::default_allocator()->name();
+        out["allocator"] = allocator->name();
         out["bytes_in_use"] = stats.bytes_in_use;
         out["peak_bytes"] = stats.peak_bytes;
         out["total_allocated"] = stats.total_allocated;
@@ -24,5 +50,6 @@ NB_MODULE(_core, module) {
         out["live_allocations"] = stats.live_allocations;
         return out;
       },
-      "Statistics of the process-wide default allocator.");
+      "Statistics of the process-wide default allocator: its name, bytes in use, peak bytes, "
+      "total bytes allocated, and the numbers of allocations made and still live.");
 }
