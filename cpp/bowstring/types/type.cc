@@ -1,6 +1,7 @@
 #include "bowstring/types/type.h"
 
 #include <algorithm>
+#include <limits>
 #include <sstream>
 
 #include "bowstring/util/error.h"
@@ -444,9 +445,11 @@ bool TimestampType::equals(const DataType& other, bool check_metadata) const {
 
 FixedSizeBinaryType::FixedSizeBinaryType(int32_t byte_width)
     : DataType(TypeId::kFixedSizeBinary), byte_width_(byte_width) {
-  if (byte_width < 0) {
-    throw InvalidArgument("fixed_size_binary width must be non-negative, got " +
-                          std::to_string(byte_width));
+  // bit_width() is an int: a wider value would overflow it.
+  constexpr int32_t kMaxWidth = std::numeric_limits<int32_t>::max() / 8;
+  if (byte_width < 0 || byte_width > kMaxWidth) {
+    throw InvalidArgument("fixed_size_binary width must be between 0 and " +
+                          std::to_string(kMaxWidth) + " bytes, got " + std::to_string(byte_width));
   }
 }
 

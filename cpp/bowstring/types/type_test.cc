@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "bowstring/util/error.h"
 
 namespace bowstring {
@@ -129,6 +131,13 @@ TEST(TypeTest, InvalidParametersAreRejectedWithClearErrors) {
   } catch (const InvalidArgument& error) {
     EXPECT_STREQ(error.what(), "decimal32 precision must be between 1 and 9, got 12");
   }
+}
+
+TEST(TypeTest, FixedSizeBinaryWidthFitsItsBitWidth) {
+  constexpr int32_t kWidest = std::numeric_limits<int32_t>::max() / 8;
+  EXPECT_EQ(fixed_size_binary(kWidest)->byte_width(), kWidest);
+  EXPECT_THROW(fixed_size_binary(kWidest + 1), InvalidArgument);
+  EXPECT_THROW(fixed_size_binary(std::numeric_limits<int32_t>::max()), InvalidArgument);
 }
 
 TEST(TypeTest, UnionMapsTypeCodesToChildren) {
