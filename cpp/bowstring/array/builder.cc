@@ -10,6 +10,7 @@
 #include "bowstring/array/builder_primitive.h"
 #include "bowstring/array/builder_run_end_encoded.h"
 #include "bowstring/array/builder_union.h"
+#include "bowstring/util/type_name.h"
 
 namespace bowstring {
 
@@ -126,7 +127,8 @@ void ArrayBuilder::throw_null_refused() const {
 }
 
 void ArrayBuilder::throw_cast_error(const std::type_info& wanted) const {
-  throw TypeError("the builder of " + type_->to_string() + " is not a " + wanted.name());
+  throw TypeError("the builder of " + type_->to_string() + " is not a " +
+                  demangle_type_name(wanted.name()));
 }
 
 TypePtr checked_builder_type(TypePtr type, TypeId expected, const char* builder) {

@@ -219,6 +219,12 @@ TEST(NumericBuilderTest, MakeBuilderCreatesTheConcreteBuilder) {
   EXPECT_NO_THROW(make_builder(day_time_interval())->as<DayTimeIntervalBuilder>());
   EXPECT_THROW(make_builder(int64())->as<Int32Builder>(), TypeError);
   EXPECT_THROW(make_builder(int64())->as<StringBuilder>(), TypeError);
+  try {
+    make_builder(int64())->as<StringBuilder>();
+    FAIL() << "an int64 builder is not a StringBuilder";
+  } catch (const TypeError& error) {
+    EXPECT_STREQ(error.what(), "the builder of int64 is not a bowstring::StringBuilder");
+  }
 }
 
 TEST(NumericBuilderTest, WrongTypesAreRejected) {

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "bowstring/util/error.h"
+#include "bowstring/util/type_name.h"
 
 namespace bowstring {
 
@@ -119,7 +120,7 @@ std::string_view time_unit_name(TimeUnit unit) {
 }
 
 void throw_type_cast_error(const DataType& type, const char* expected) {
-  throw TypeError("type " + type.to_string() + " is not a " + expected);
+  throw TypeError("type " + type.to_string() + " is not a " + demangle_type_name(expected));
 }
 
 // --- DataType -----------------------------------------------------------------------------

@@ -435,6 +435,7 @@ TypePtr extension(TypePtr storage_type, std::string extension_name, std::string 
 /// `a.equals(b)`, tolerating null pointers (equal only to each other).
 bool types_equal(const TypePtr& a, const TypePtr& b, bool check_metadata = false);
 
+/// Throws the `TypeError` of `type_cast`; `expected` is the mangled name of the wanted class.
 [[noreturn]] void throw_type_cast_error(const DataType& type, const char* expected);
 
 /// Checked downcast: throws `TypeError` naming the actual type when `type` is not a `T`.

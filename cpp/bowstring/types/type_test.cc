@@ -152,6 +152,12 @@ TEST(TypeTest, UnionMapsTypeCodesToChildren) {
 TEST(TypeTest, TypeCastChecksTheClass) {
   EXPECT_NO_THROW(type_cast<TimestampType>(*timestamp(TimeUnit::kSecond)));
   EXPECT_THROW(type_cast<TimestampType>(*int64()), TypeError);
+  try {
+    type_cast<ListType>(*int32());
+    FAIL() << "int32 is not a list type";
+  } catch (const TypeError& error) {
+    EXPECT_STREQ(error.what(), "type int32 is not a bowstring::ListType");
+  }
 }
 
 TEST(FieldTest, PrintsAndCopiesWithChanges) {
