@@ -35,8 +35,9 @@ class ViewBuffer final : public Buffer {
 Buffer::~Buffer() = default;
 
 bool Buffer::equals(const Buffer& other) const {
-  return size_ == other.size_ &&
-         (data_ == other.data_ || std::memcmp(data_, other.data_, static_cast<size_t>(size_)) == 0);
+  // An empty buffer may have a null address, which memcmp must not see even for zero bytes.
+  return size_ == other.size_ && (size_ == 0 || data_ == other.data_ ||
+                                  std::memcmp(data_, other.data_, static_cast<size_t>(size_)) == 0);
 }
 
 std::string Buffer::to_hex(int64_t max_bytes) const {

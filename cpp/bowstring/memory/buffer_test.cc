@@ -88,6 +88,15 @@ TEST(BufferTest, EqualsAndHex) {
   EXPECT_EQ(a->to_hex(2), "01 ff ...");
 }
 
+TEST(BufferTest, EmptyBuffersAreEqualWhereverTheyPoint) {
+  // Memory imported from elsewhere may have no address when it is empty (a null buffer of the C
+  // Data Interface); comparing it must not pass that null pointer to memcmp.
+  std::shared_ptr<Buffer> imported = Buffer::wrap(nullptr, 0, nullptr);
+  std::shared_ptr<Buffer> owned = Buffer::copy_of("", 0);
+  EXPECT_TRUE(imported->equals(*owned));
+  EXPECT_TRUE(owned->equals(*imported));
+}
+
 TEST(BufferTest, SharedAcrossThreadsIsFreedOnce) {
   std::shared_ptr<Buffer> buffer = Buffer::zeros(1 << 16);
   std::vector<std::thread> threads;
