@@ -142,12 +142,21 @@ void MutableBuffer::grow_to(int64_t new_capacity) {
   capacity_ = new_capacity;
 }
 
+void throw_buffer_too_large(int64_t held, int64_t additional, int64_t width) {
+  throw OutOfMemory("cannot make room for " + std::to_string(additional) + " more " +
+                    std::to_string(width) + "-byte values after " + std::to_string(held) +
+                    ": a buffer holds at most " + std::to_string(kMaxBufferSize) + " bytes");
+}
+
 void MutableBuffer::reserve(int64_t capacity) {
   if (capacity < 0) {
     throw InvalidArgument("buffer capacity must be non-negative, got " + std::to_string(capacity));
   }
+  if (capacity > kMaxBufferSize) {
+    throw_buffer_too_large(size_, capacity - size_, 1);
+  }
   if (capacity > capacity_ || data_ == nullptr) {
-    grow_to(std::max(capacity, capacity_ * 2));
+    grow_to(std::max(capacity, std::min(capacity_ * 2, kMaxBufferSize)));
   }
 }
 

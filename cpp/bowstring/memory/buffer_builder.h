@@ -54,13 +54,13 @@ class TypedBufferBuilder {
 
   /// Ensures `additional` more values can be appended without reallocating.
   void reserve(int64_t additional) {
-    if (length_ + additional > capacity_) [[unlikely]] {
-      grow(length_ + additional);
+    if (additional > capacity_ - length_) [[unlikely]] {
+      grow(additional);
     }
   }
   void append(T value) {
     if (length_ == capacity_) [[unlikely]] {
-      grow(length_ + 1);
+      grow(1);
     }
     data_[length_++] = value;
   }
@@ -87,7 +87,7 @@ class TypedBufferBuilder {
   /// Sets the length; values past the old length are zero.
   void resize(int64_t length) {
     if (length > capacity_) {
-      grow(length);
+      grow(length - length_);
     }
     if (length > length_) {
       std::memset(static_cast<void*>(data_ + length_), 0,
@@ -133,8 +133,15 @@ class TypedBufferBuilder {
  private:
   static constexpr int64_t kShrinkSlack = 4096;
 
-  [[gnu::noinline]] void grow(int64_t min_capacity) {
-    const int64_t wanted = std::max(min_capacity, capacity_ * 2);
+  /// The most values a buffer holds: their padded size still fits an int64_t.
+  static constexpr int64_t kMaxCapacity = kMaxBufferSize / kWidth;
+
+  /// Makes room for `additional` values past the length (at least doubling the capacity).
+  [[gnu::noinline]] void grow(int64_t additional) {
+    if (additional > kMaxCapacity - length_) {
+      throw_buffer_too_large(length_, additional, kWidth);
+    }
+    const int64_t wanted = std::max(length_ + additional, std::min(capacity_ * 2, kMaxCapacity));
     // The allocation is padded to 64 bytes; a value never straddles its end.
     const int64_t new_bytes = padded_size(wanted * kWidth);
     uint8_t* bytes = data_ == nullptr ? allocator_->allocate(new_bytes)

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -205,6 +206,24 @@ TEST(TypedBufferBuilderTest, ResizeZeroesNewValues) {
   }
   builder.resize(1);
   EXPECT_EQ(builder[0], 7);
+}
+
+TEST(TypedBufferBuilderTest, ReservingMoreThanABufferCanHoldThrows) {
+  // Sizes whose byte count overflows an int64_t once multiplied by the width or padded must be
+  // refused, not wrap around to a small allocation that later unsafe appends overrun.
+  constexpr int64_t kHuge = std::numeric_limits<int64_t>::max();
+  TypedBufferBuilder<int64_t> values;
+  values.append(7);
+  EXPECT_THROW(values.reserve(int64_t{1} << 61), OutOfMemory);
+  EXPECT_THROW(values.reserve(kHuge), OutOfMemory);
+  EXPECT_THROW(values.resize(kHuge), OutOfMemory);
+  EXPECT_EQ(values.length(), 1);
+  EXPECT_EQ(values[0], 7);
+  BufferBuilder bytes;
+  EXPECT_THROW(bytes.reserve(kHuge), OutOfMemory);
+  MutableBuffer buffer;
+  EXPECT_THROW(buffer.reserve(kHuge), OutOfMemory);
+  EXPECT_THROW(buffer.resize(kHuge - 1), OutOfMemory);
 }
 
 TEST(TypedBufferBuilderTest, ResetFreesMemory) {

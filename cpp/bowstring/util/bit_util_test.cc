@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -66,6 +67,8 @@ TEST(BitUtilTest, RoundUpAndBytesForBits) {
   EXPECT_EQ(bytes_for_bits(0), 0);
   EXPECT_EQ(bytes_for_bits(1), 1);
   EXPECT_EQ(bytes_for_bits(9), 2);
+  EXPECT_EQ(bytes_for_bits(std::numeric_limits<int64_t>::max()),
+            std::numeric_limits<int64_t>::max() / 8 + 1);
   EXPECT_EQ(round_up(65, 64), 128);
   EXPECT_EQ(round_up(64, 64), 64);
 }
