@@ -69,8 +69,8 @@ void ArrayBuilder::append_null_slots(int64_t count) {
 }
 
 void ArrayBuilder::append_validity_bytes(const uint8_t* valid_bytes, int64_t count) {
-  if (valid_bytes == nullptr) {
-    append_valid(count);
+  if (valid_bytes == nullptr || count < 0) {
+    append_valid(count);  // throws for a negative count before the bytes are read
     return;
   }
   if (!has_validity_) {
@@ -91,8 +91,8 @@ void ArrayBuilder::append_validity_bytes(const uint8_t* valid_bytes, int64_t cou
 }
 
 void ArrayBuilder::append_validity_bits(const uint8_t* validity, int64_t offset, int64_t count) {
-  if (validity == nullptr) {
-    append_valid(count);
+  if (validity == nullptr || count < 0) {
+    append_valid(count);  // throws for a negative count before the bits are read
     return;
   }
   const int64_t nulls = count - bit_util::count_set_bits(validity, offset, count);
@@ -124,6 +124,10 @@ std::shared_ptr<Buffer> ArrayBuilder::finish_validity() {
 void ArrayBuilder::throw_null_refused() const {
   throw InvalidArgument("cannot append a null to a builder of non-nullable " + type_->to_string() +
                         " values (map keys and fields declared not null hold no nulls)");
+}
+
+void ArrayBuilder::throw_negative_count(int64_t count) {
+  throw InvalidArgument("cannot append a negative number of values: " + std::to_string(count));
 }
 
 void ArrayBuilder::throw_cast_error(const std::type_info& wanted) const {

@@ -91,7 +91,11 @@ class ArrayBuilder {
     }
     ++length_;
   }
+  /// Records `count` valid slots; throws `InvalidArgument` when `count` is negative.
   void append_valid(int64_t count) {
+    if (count < 0) [[unlikely]] {
+      throw_negative_count(count);
+    }
     if (has_validity_) {
       validity_.append_n(count, true);
     }
@@ -134,6 +138,7 @@ class ArrayBuilder {
  private:
   void start_validity(int64_t upcoming);
   [[noreturn]] void throw_null_refused() const;
+  [[noreturn]] static void throw_negative_count(int64_t count);
   [[noreturn]] void throw_cast_error(const std::type_info& wanted) const;
 
   BitmapBuilder validity_;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bowstring/array/builder_binary.h"
+#include "bowstring/array/builder_decimal.h"
 #include "bowstring/array/builder_primitive.h"
 #include "bowstring/array/builder_union.h"
 #include "bowstring/testing/array_testing.h"
@@ -781,6 +782,34 @@ TEST(MakeBuilderTest, BuildsEveryTypeWithTheLayoutOfTheFormat) {
     EXPECT_EQ(empty.length(), 0);
     EXPECT_TRUE(empty.type()->equals(*type));
   }
+}
+
+TEST(MakeBuilderTest, NegativeCountsAreRejectedAndChangeNothing) {
+  for (const TypePtr& type : every_type()) {
+    SCOPED_TRACE(type->to_string());
+    std::unique_ptr<ArrayBuilder> builder = make_builder(type);
+    builder->append_null();
+    builder->append_empty_value();
+    EXPECT_THROW(builder->append_empty_values(-1), InvalidArgument);
+    EXPECT_THROW(builder->append_nulls(-1), InvalidArgument);
+    EXPECT_EQ(builder->length(), 2);
+    Array array = builder->finish();
+    EXPECT_EQ(array.length(), 2);
+    EXPECT_NO_THROW(array.validate_full());
+  }
+}
+
+TEST(MakeBuilderTest, NegativeCountsOfRawValuesAreRejected) {
+  const uint8_t bytes[32] = {};
+  const uint8_t valid[1] = {1};
+  FixedSizeBinaryBuilder fixed(fixed_size_binary(2));
+  EXPECT_THROW(fixed.append_values(bytes, -1), InvalidArgument);
+  EXPECT_THROW(fixed.append_values(bytes, -1, valid), InvalidArgument);
+  EXPECT_EQ(fixed.length(), 0);
+  DecimalBuilder decimals(decimal128(10, 2));
+  EXPECT_THROW(decimals.append_raw_values(bytes, -1), InvalidArgument);
+  EXPECT_THROW(decimals.append_raw_values(bytes, -1, valid), InvalidArgument);
+  EXPECT_EQ(decimals.length(), 0);
 }
 
 // --- test helpers -------------------------------------------------------------------------

@@ -222,6 +222,9 @@ class BitmapBuilder {
     ++length_;
   }
   void append_n(int64_t count, bool value) {
+    if (count <= 0) {
+      return;
+    }
     reserve(count);
     if (value) {
       bit_util::set_bits_to(bytes_.mutable_data(), length_, count, true);
