@@ -127,6 +127,11 @@ void throw_type_cast_error(const DataType& type, const char* expected) {
 
 DataType::~DataType() = default;
 
+TypeId DataType::storage_id() const {
+  return id_ == TypeId::kExtension ? static_cast<const ExtensionType&>(*this).storage_type()->id()
+                                   : id_;
+}
+
 std::string DataType::to_string() const { return std::string(type_id_name(id_)); }
 
 bool DataType::equals(const DataType& other, bool check_metadata) const {

@@ -118,6 +118,9 @@ class DataType {
   DataType& operator=(const DataType&) = delete;
 
   TypeId id() const { return id_; }
+  /// The id of the type that lays the data out: the storage type's for an extension type,
+  /// `id()` for any other.
+  TypeId storage_id() const;
   /// Arrow's spelling: "int32", "timestamp[us, tz=UTC]", "list<item: int64>", ...
   virtual std::string to_string() const;
   /// Structural equality; field names and nullability count, metadata only when asked.

@@ -109,6 +109,8 @@ TEST(TypeTest, LayoutsFollowTheColumnarFormat) {
   EXPECT_EQ(kinds(dictionary(int16(), utf8())), std::vector<K>({K::kValidity, K::kFixedWidth}));
   EXPECT_EQ(kinds(run_end_encoded(int32(), utf8())), std::vector<K>({K::kAlwaysNull}));
   EXPECT_EQ(kinds(extension(int64(), "x")), kinds(int64()));
+  EXPECT_EQ(extension(null(), "x")->storage_id(), TypeId::kNull);
+  EXPECT_EQ(int64()->storage_id(), TypeId::kInt64);
 }
 
 TEST(TypeTest, InvalidParametersAreRejectedWithClearErrors) {
