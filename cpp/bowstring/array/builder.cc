@@ -27,6 +27,11 @@ ArrayBuilder::ArrayBuilder(TypePtr type, Allocator* allocator)
 ArrayBuilder::~ArrayBuilder() = default;
 
 ArrayDataPtr ArrayBuilder::finish_data() {
+  prepare_finish();
+  return finish_prepared();
+}
+
+ArrayDataPtr ArrayBuilder::finish_prepared() {
   ArrayDataPtr data = finish_impl();
   length_ = 0;
   null_count_ = 0;

@@ -108,8 +108,9 @@ class BaseBinaryBuilder : public ArrayBuilder {
   }
 
  protected:
+  void prepare_finish() final { offsets_.reserve(1); }
   ArrayDataPtr finish_impl() final {
-    offsets_.append(static_cast<Offset>(data_.size()));
+    offsets_.unsafe_append(static_cast<Offset>(data_.size()));
     std::shared_ptr<Buffer> validity = finish_validity();
     std::shared_ptr<Buffer> offsets = offsets_.finish();
     return std::make_shared<ArrayData>(type_, length_,

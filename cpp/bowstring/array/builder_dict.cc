@@ -388,12 +388,18 @@ void DictionaryBuilder::reset() {
   }
 }
 
+void DictionaryBuilder::prepare_finish() {
+  if (fixed_dictionary_ == nullptr) {
+    prepare_child(*values_);
+  }
+}
+
 ArrayDataPtr DictionaryBuilder::finish_impl() {
   std::shared_ptr<Buffer> validity = finish_validity();
   std::shared_ptr<Buffer> indices = indices_.finish();
   ArrayDataPtr dictionary = fixed_dictionary_;
   if (dictionary == nullptr) {
-    dictionary = values_->finish_data();
+    dictionary = finish_child(*values_);
     if (memo_ != nullptr) {
       memo_->clear();
     }

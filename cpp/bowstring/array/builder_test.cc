@@ -812,6 +812,51 @@ TEST(MakeBuilderTest, NegativeCountsOfRawValuesAreRejected) {
   EXPECT_EQ(decimals.length(), 0);
 }
 
+TEST(MakeBuilderTest, FinishThatRunsOutOfMemoryLeavesTheBuilderAsItWas) {
+  // A builder that cannot finish for want of memory must keep everything it holds (its own
+  // buffers and its children's), so that finishing again once memory is freed gives the array.
+  // 16 slots fill the first allocation of int32 offsets (and the second of int64 ones) but for
+  // the closing offset that finishing adds; 40 slots leave room for it.
+  const auto append_rows = [](ArrayBuilder& builder, int slots) {
+    for (int i = 0; i < slots / 2; ++i) {
+      builder.append_null();
+      builder.append_empty_value();
+    }
+  };
+  int64_t failed_finishes = 0;
+  for (const int slots : {16, 40}) {
+    for (const TypePtr& type : every_type()) {
+      SCOPED_TRACE(type->to_string() + ", " + std::to_string(slots) + " slots");
+      std::unique_ptr<ArrayBuilder> reference = make_builder(type);
+      append_rows(*reference, slots);
+      const Array expected = reference->finish();
+      for (int64_t headroom = 0; headroom <= 1024; headroom += 8) {
+        BudgetedAllocator budget(default_allocator(), int64_t{1} << 20, "test budget");
+        std::unique_ptr<ArrayBuilder> builder = make_builder(type, &budget);
+        append_rows(*builder, slots);
+        // Leave only `headroom` bytes of the budget for finishing.
+        const int64_t ballast_size = budget.limit() - budget.bytes_in_use() - headroom;
+        uint8_t* ballast = budget.allocate(ballast_size);
+        Array array;
+        try {
+          array = builder->finish();
+        } catch (const OutOfMemory&) {
+          ++failed_finishes;
+          budget.free(ballast, ballast_size);
+          ballast = nullptr;
+          array = builder->finish();
+        }
+        if (ballast != nullptr) {
+          budget.free(ballast, ballast_size);
+        }
+        ASSERT_NO_THROW(array.validate_full()) << "headroom " << headroom;
+        ASSERT_TRUE(array.equals(expected)) << "headroom " << headroom << ": " << array.to_string();
+      }
+    }
+  }
+  EXPECT_GT(failed_finishes, 0) << "some headroom must be too small to finish in";
+}
+
 // --- test helpers -------------------------------------------------------------------------
 
 TEST(ArrayTestingTest, MakesArraysFromOptionals) {

@@ -8,6 +8,7 @@
 
 #include "bowstring/memory/buffer.h"
 #include "bowstring/util/bit_util.h"
+#include "bowstring/util/error.h"
 
 namespace bowstring {
 
@@ -98,7 +99,8 @@ class TypedBufferBuilder {
 
   /// Freezes the values into an immutable buffer (padding zeroed) and leaves the builder empty.
   /// Capacity well beyond the padded size is returned to the allocator first, so that finished
-  /// arrays do not keep the slack of the doubling growth.
+  /// arrays do not keep the slack of the doubling growth. Does not run out of memory: when the
+  /// allocator cannot move the values to a smaller block, the buffer keeps the larger one.
   std::shared_ptr<Buffer> finish() {
     if (data_ == nullptr) {
       return Buffer::zeros(0, allocator_);
@@ -106,9 +108,13 @@ class TypedBufferBuilder {
     const int64_t size = length_ * kWidth;
     const int64_t padded = padded_size(size);
     if (capacity_bytes_ - padded > std::max<int64_t>(kShrinkSlack, padded / 8)) {
-      data_ = reinterpret_cast<T*>(
-          allocator_->reallocate(reinterpret_cast<uint8_t*>(data_), capacity_bytes_, padded));
-      capacity_bytes_ = padded;
+      try {
+        data_ = reinterpret_cast<T*>(
+            allocator_->reallocate(reinterpret_cast<uint8_t*>(data_), capacity_bytes_, padded));
+        capacity_bytes_ = padded;
+      } catch (const OutOfMemory&) {
+        // Shrinking only saves memory; the larger block is as good a buffer.
+      }
     }
     auto* bytes = reinterpret_cast<uint8_t*>(data_);
     std::memset(bytes + size, 0, static_cast<size_t>(padded - size));

@@ -226,6 +226,33 @@ TEST(TypedBufferBuilderTest, ReservingMoreThanABufferCanHoldThrows) {
   EXPECT_THROW(buffer.resize(kHuge - 1), OutOfMemory);
 }
 
+/// Allocates through the default allocator but cannot move an allocation, as an allocator out
+/// of memory could not.
+class UnmovableAllocator final : public Allocator {
+ public:
+  std::string name() const override { return "unmovable"; }
+
+ protected:
+  uint8_t* do_allocate(int64_t size) override { return default_allocator()->allocate(size); }
+  uint8_t* do_reallocate(uint8_t* /*ptr*/, int64_t /*old_size*/, int64_t new_size) override {
+    throw OutOfMemory("cannot move to " + std::to_string(new_size) + " bytes");
+  }
+  void do_free(uint8_t* ptr, int64_t size) override { default_allocator()->free(ptr, size); }
+};
+
+TEST(TypedBufferBuilderTest, FinishKeepsTheLargerBlockWhenItCannotShrink) {
+  // Finishing must not fail for want of memory: the builders' finish relies on it.
+  UnmovableAllocator allocator;
+  TypedBufferBuilder<int64_t> values(&allocator);
+  values.reserve(10000);
+  values.append(42);
+  std::shared_ptr<Buffer> buffer = values.finish();
+  EXPECT_EQ(buffer->size(), 8);
+  EXPECT_EQ(buffer->data_as<int64_t>()[0], 42);
+  EXPECT_TRUE(padding_is_zero(*buffer));
+  EXPECT_EQ(values.length(), 0);
+}
+
 TEST(TypedBufferBuilderTest, ResetFreesMemory) {
   CheckedAllocator checked(system_allocator());
   {
