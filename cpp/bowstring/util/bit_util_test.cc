@@ -63,6 +63,27 @@ TEST(BitUtilTest, CopyBitmapAndCompareAtUnalignedOffsets) {
   }
 }
 
+TEST(BitUtilTest, CopyBitmapWritesExactlyItsRangeAtEveryOffset) {
+  const std::vector<uint8_t> source = random_bitmap(400, 3);
+  const std::vector<uint8_t> background = random_bitmap(400, 4);
+  for (int64_t src_offset = 0; src_offset < 16; ++src_offset) {
+    for (int64_t dst_offset = 0; dst_offset < 16; ++dst_offset) {
+      for (int64_t length : {0, 1, 7, 8, 9, 63, 64, 65, 127, 128, 129, 300}) {
+        std::vector<uint8_t> dest = background;
+        copy_bitmap(source.data(), src_offset, length, dest.data(), dst_offset);
+        for (int64_t i = 0; i < 400; ++i) {
+          const bool inside = i >= dst_offset && i < dst_offset + length;
+          const bool expected = inside ? get_bit(source.data(), src_offset + i - dst_offset)
+                                       : get_bit(background.data(), i);
+          ASSERT_EQ(get_bit(dest.data(), i), expected)
+              << "bit " << i << ", copying " << length << " bits from " << src_offset << " to "
+              << dst_offset;
+        }
+      }
+    }
+  }
+}
+
 TEST(BitUtilTest, RoundUpAndBytesForBits) {
   EXPECT_EQ(bytes_for_bits(0), 0);
   EXPECT_EQ(bytes_for_bits(1), 1);
