@@ -609,6 +609,11 @@ UnionType::UnionType(UnionMode mode, FieldVector fields, std::vector<int8_t> typ
     : DataType(mode == UnionMode::kDense ? TypeId::kDenseUnion : TypeId::kSparseUnion,
                check_fields(std::move(fields), "union")),
       type_codes_(std::move(type_codes)) {
+  if (num_fields() > kMaxTypeCode + 1) {
+    throw InvalidArgument("a union has at most " + std::to_string(kMaxTypeCode + 1) +
+                          " children (type codes 0 to " + std::to_string(kMaxTypeCode) + "), got " +
+                          std::to_string(num_fields()));
+  }
   if (type_codes_.empty()) {
     for (int i = 0; i < num_fields(); ++i) {
       type_codes_.push_back(static_cast<int8_t>(i));

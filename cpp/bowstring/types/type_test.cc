@@ -142,6 +142,21 @@ TEST(TypeTest, FixedSizeBinaryWidthFitsItsBitWidth) {
   EXPECT_THROW(fixed_size_binary(std::numeric_limits<int32_t>::max()), InvalidArgument);
 }
 
+TEST(TypeTest, UnionOfTooManyChildrenSaysSo) {
+  FieldVector fields;
+  for (int i = 0; i < 130; ++i) {
+    fields.push_back(field(std::to_string(i), int8()));
+  }
+  try {
+    sparse_union(fields);
+    FAIL() << "expected InvalidArgument";
+  } catch (const InvalidArgument& error) {
+    EXPECT_STREQ(error.what(), "a union has at most 128 children (type codes 0 to 127), got 130");
+  }
+  fields.resize(128);
+  EXPECT_EQ(type_cast<UnionType>(*dense_union(fields)).child_index(127), 127);
+}
+
 TEST(TypeTest, UnionMapsTypeCodesToChildren) {
   const TypePtr union_type = dense_union({field("a", int8()), field("b", utf8())}, {3, 9});
   const auto& type = type_cast<UnionType>(*union_type);
