@@ -149,6 +149,11 @@ bool DataType::equals(const DataType& other, bool check_metadata) const {
   return true;
 }
 
+void DataType::throw_no_field(int i) const {
+  throw IndexError("field index " + std::to_string(i) + " is outside the " +
+                   std::to_string(num_fields()) + " fields of " + to_string());
+}
+
 int DataType::bit_width() const { return 0; }
 
 std::vector<BufferSpec> DataType::layout() const {

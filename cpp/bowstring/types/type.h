@@ -130,8 +130,12 @@ class DataType {
   /// struct of a map, the run_ends and values of a run-end encoded type.
   const FieldVector& fields() const { return fields_; }
   int num_fields() const { return static_cast<int>(fields_.size()); }
+  /// Child field `i`; throws `IndexError` when there is no such field.
   const std::shared_ptr<const Field>& field(int i) const {
-    return fields_.at(static_cast<size_t>(i));
+    if (i < 0 || i >= num_fields()) [[unlikely]] {
+      throw_no_field(i);
+    }
+    return fields_[static_cast<size_t>(i)];
   }
 
   /// Bits per value for fixed-width types (1 for boolean), 0 otherwise.
@@ -159,6 +163,8 @@ class DataType {
   explicit DataType(TypeId id, FieldVector fields = {}) : id_(id), fields_(std::move(fields)) {}
 
  private:
+  [[noreturn]] void throw_no_field(int i) const;
+
   TypeId id_;
   FieldVector fields_;
 };

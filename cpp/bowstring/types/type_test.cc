@@ -62,6 +62,19 @@ TEST(TypeTest, EqualityComparesParametersAndFields) {
   EXPECT_FALSE(types_equal(int8(), nullptr));
 }
 
+TEST(TypeTest, FieldIndexOutsideTheFieldsIsAnIndexError) {
+  const TypePtr type = struct_({field("a", int8())});
+  EXPECT_EQ(type->field(0)->name(), "a");
+  try {
+    type->field(1);
+    FAIL() << "expected IndexError";
+  } catch (const IndexError& error) {
+    EXPECT_STREQ(error.what(), "field index 1 is outside the 1 fields of struct<a: int8>");
+  }
+  EXPECT_THROW(type->field(-1), IndexError);
+  EXPECT_THROW(int64()->field(0), IndexError);
+}
+
 TEST(TypeTest, MetadataCountsOnlyWhenAsked) {
   const TypePtr plain = struct_({field("a", int8())});
   const TypePtr annotated = struct_({field("a", int8(), true, {{"k", "v"}})});
