@@ -42,9 +42,9 @@ bool Buffer::equals(const Buffer& other) const {
 
 std::string Buffer::to_hex(int64_t max_bytes) const {
   static constexpr char kDigits[] = "0123456789abcdef";
-  const int64_t shown = std::min(size_, max_bytes);
+  const int64_t shown = std::clamp<int64_t>(max_bytes, 0, size_);
   std::string out;
-  out.reserve(static_cast<size_t>(shown * 3 + 8));
+  out.reserve(static_cast<size_t>(shown * 3 + 4));
   for (int64_t i = 0; i < shown; ++i) {
     if (i > 0) {
       out += ' ';
@@ -53,7 +53,7 @@ std::string Buffer::to_hex(int64_t max_bytes) const {
     out += kDigits[data_[i] & 0xF];
   }
   if (shown < size_) {
-    out += " ...";
+    out += shown > 0 ? " ..." : "...";
   }
   return out;
 }

@@ -87,6 +87,10 @@ TEST(BufferTest, EqualsAndHex) {
   EXPECT_FALSE(a->equals(*c));
   EXPECT_EQ(a->to_hex(), "01 ff 00 10");
   EXPECT_EQ(a->to_hex(2), "01 ff ...");
+  EXPECT_EQ(a->to_hex(0), "...");
+  EXPECT_EQ(a->to_hex(-1), "...") << "a negative limit shows nothing, as 0 does";
+  EXPECT_EQ(a->to_hex(-5), "...");
+  EXPECT_EQ(Buffer::copy_of(bytes, 0)->to_hex(), "");
 }
 
 TEST(BufferTest, EmptyBuffersAreEqualWhereverTheyPoint) {
