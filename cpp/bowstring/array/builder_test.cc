@@ -547,6 +547,30 @@ TEST(BinaryBuilderTest, TypesOfTheConcreteBuilders) {
   EXPECT_THROW(BaseBinaryBuilder<int64_t>{int64()}, TypeError);
 }
 
+TEST(BinaryBuilderTest, AppendsItsOwnValuesAgain) {
+  // value(i) points into the builder's data, which appending it again may move.
+  const std::string text = "a value of thirty bytes, long.";
+  StringBuilder strings;
+  strings.append(text);
+  FixedSizeBinaryBuilder fixed(fixed_size_binary(30));
+  fixed.append(text);
+  DecimalBuilder decimals(decimal128(38, 0));
+  decimals.append_string("-12345678901234567890123456789");
+  for (int i = 0; i < 10; ++i) {
+    strings.append(strings.value(0));
+    fixed.append(fixed.value(0));
+    decimals.append_raw(decimals.value_bytes(0));
+  }
+  StringArray string_array(strings.finish());
+  FixedSizeBinaryArray fixed_array(fixed.finish());
+  DecimalArray decimal_array(decimals.finish());
+  for (int64_t i = 0; i < 11; ++i) {
+    EXPECT_EQ(string_array.value(i), text) << i;
+    EXPECT_EQ(fixed_array.value(i), text) << i;
+    EXPECT_EQ(decimal_array.format_value(i), "-12345678901234567890123456789") << i;
+  }
+}
+
 TEST(BinaryBuilderTest, Int32OffsetsOverflowIsAClearError) {
   // Reserving past what int32 offsets address fails before any memory is touched.
   StringBuilder builder;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <type_traits>
@@ -67,8 +68,11 @@ class TypedBufferBuilder {
   }
   /// Appends without checking capacity: call `reserve` first.
   void unsafe_append(T value) { data_[length_++] = value; }
+  /// Appends `count` values from `values`, which may point into this builder's own values.
   void append(const T* values, int64_t count) {
-    reserve(count);
+    if (count > capacity_ - length_) [[unlikely]] {
+      values = grow_keeping(values, count);
+    }
     unsafe_append(values, count);
   }
   void unsafe_append(const T* values, int64_t count) {
@@ -156,6 +160,19 @@ class TypedBufferBuilder {
     data_ = reinterpret_cast<T*>(bytes);
     capacity_bytes_ = new_bytes;
     capacity_ = new_bytes / kWidth;
+  }
+
+  /// `grow(additional)`, returning where `values` is afterwards: moved along with the values when
+  /// it pointed into them (a value appended again), else unchanged.
+  [[gnu::noinline]] const T* grow_keeping(const T* values, int64_t additional) {
+    const auto address = reinterpret_cast<uintptr_t>(values);
+    const auto begin = reinterpret_cast<uintptr_t>(data_);
+    const bool inside = data_ != nullptr && address >= begin &&
+                        address - begin < static_cast<uintptr_t>(capacity_bytes_);
+    grow(additional);
+    return inside ? reinterpret_cast<const T*>(reinterpret_cast<const uint8_t*>(data_) +
+                                               (address - begin))
+                  : values;
   }
 
   Allocator* allocator_;
