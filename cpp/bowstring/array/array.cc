@@ -31,6 +31,18 @@ bool Array::is_null(int64_t i) const {
       const RunEndEncodedArray view(*this);
       return view.values().is_null(view.physical_index(i));
     }
+    case TypeId::kExtension:
+      // Storage without a validity bitmap of its own (null, union, run-end encoded) decides.
+      switch (type()->storage_id()) {
+        case TypeId::kNull:
+          return true;
+        case TypeId::kSparseUnion:
+        case TypeId::kDenseUnion:
+        case TypeId::kRunEndEncoded:
+          return ExtensionArray(*this).storage().is_null(i);
+        default:
+          return data_->is_null_in_bitmap(i);
+      }
     default:
       return data_->is_null_in_bitmap(i);
   }

@@ -37,7 +37,8 @@ class Array {
   explicit operator bool() const { return data_ != nullptr; }
 
   /// Whether value `i` is null. Union and run-end encoded arrays have no validity bitmap of
-  /// their own: the selected child or run value decides. Dictionary arrays look at the indices.
+  /// their own: the selected child or run value decides (also for extension arrays stored as
+  /// them). Dictionary arrays look at the indices.
   bool is_null(int64_t i) const;
   bool is_valid(int64_t i) const { return !is_null(i); }
 

@@ -41,7 +41,7 @@ int64_t ArrayData::null_count() const {
   if (count != kUnknownNullCount) {
     return count;
   }
-  switch (type->id()) {
+  switch (type->storage_id()) {
     case TypeId::kNull:
       count = length;
       break;
@@ -74,7 +74,7 @@ std::shared_ptr<const ArrayData> ArrayData::slice(int64_t slice_offset,
   sliced->offset = offset + slice_offset;
   sliced->length = slice_length;
   int64_t known = known_null_count();
-  if (type->id() == TypeId::kNull) {
+  if (type->storage_id() == TypeId::kNull) {
     known = slice_length;
   } else if (known != 0) {
     // A slice of an array with nulls may hold any number of them: recount on demand.

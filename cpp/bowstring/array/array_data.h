@@ -38,7 +38,7 @@ struct ArrayData {
 
   /// Number of nulls in [offset, offset + length). Computed from the validity bitmap on first
   /// use and cached (thread safe). For union and run-end encoded arrays this is 0: their nulls
-  /// live in the children, as in Arrow.
+  /// live in the children, as in Arrow. Extension arrays count as their storage type does.
   int64_t null_count() const;
   /// The cached null count, or kUnknownNullCount if not yet computed.
   int64_t known_null_count() const { return null_count_.load(std::memory_order_relaxed); }

@@ -10,6 +10,7 @@
 #include "bowstring/array/builder_primitive.h"
 #include "bowstring/array/builder_run_end_encoded.h"
 #include "bowstring/array/builder_union.h"
+#include "bowstring/util/type_name.h"
 
 namespace bowstring {
 
@@ -26,6 +27,11 @@ ArrayBuilder::ArrayBuilder(TypePtr type, Allocator* allocator)
 ArrayBuilder::~ArrayBuilder() = default;
 
 ArrayDataPtr ArrayBuilder::finish_data() {
+  prepare_finish();
+  return finish_prepared();
+}
+
+ArrayDataPtr ArrayBuilder::finish_prepared() {
   ArrayDataPtr data = finish_impl();
   length_ = 0;
   null_count_ = 0;
@@ -68,8 +74,8 @@ void ArrayBuilder::append_null_slots(int64_t count) {
 }
 
 void ArrayBuilder::append_validity_bytes(const uint8_t* valid_bytes, int64_t count) {
-  if (valid_bytes == nullptr) {
-    append_valid(count);
+  if (valid_bytes == nullptr || count < 0) {
+    append_valid(count);  // throws for a negative count before the bytes are read
     return;
   }
   if (!has_validity_) {
@@ -90,8 +96,8 @@ void ArrayBuilder::append_validity_bytes(const uint8_t* valid_bytes, int64_t cou
 }
 
 void ArrayBuilder::append_validity_bits(const uint8_t* validity, int64_t offset, int64_t count) {
-  if (validity == nullptr) {
-    append_valid(count);
+  if (validity == nullptr || count < 0) {
+    append_valid(count);  // throws for a negative count before the bits are read
     return;
   }
   const int64_t nulls = count - bit_util::count_set_bits(validity, offset, count);
@@ -125,8 +131,13 @@ void ArrayBuilder::throw_null_refused() const {
                         " values (map keys and fields declared not null hold no nulls)");
 }
 
+void ArrayBuilder::throw_negative_count(int64_t count) {
+  throw InvalidArgument("cannot append a negative number of values: " + std::to_string(count));
+}
+
 void ArrayBuilder::throw_cast_error(const std::type_info& wanted) const {
-  throw TypeError("the builder of " + type_->to_string() + " is not a " + wanted.name());
+  throw TypeError("the builder of " + type_->to_string() + " is not a " +
+                  demangle_type_name(wanted.name()));
 }
 
 TypePtr checked_builder_type(TypePtr type, TypeId expected, const char* builder) {

@@ -52,7 +52,9 @@ class ArrayBuilder {
   /// builders may be used for them. Nested builders reserve their own slots, not their children's.
   virtual void reserve(int64_t additional) = 0;
 
-  /// Freezes the appended values into an immutable array and leaves the builder empty.
+  /// Freezes the appended values into an immutable array and leaves the builder empty. When it
+  /// throws (out of memory, or children of a nested builder that disagree with it), the builder
+  /// keeps everything appended: finishing again once the cause is gone gives the whole array.
   Array finish() { return Array(finish_data()); }
   /// `finish()`, returning the ArrayData.
   ArrayDataPtr finish_data();
@@ -72,10 +74,18 @@ class ArrayBuilder {
  protected:
   ArrayBuilder(TypePtr type, Allocator* allocator);
 
-  /// Builds the ArrayData of everything appended. The base class has already checked nothing;
-  /// implementations take the validity with `finish_validity()` and the null count with
-  /// `null_count()`, then the base resets the counters.
+  /// Throws now whatever finishing could throw (a failed check, an allocation), so that
+  /// `finish_impl` cannot fail half way through moving the builder's contents out. Nested
+  /// builders prepare their children with `prepare_child`.
+  virtual void prepare_finish() {}
+  /// Builds the ArrayData of everything appended, after `prepare_finish`; it must not throw
+  /// (but for std::bad_alloc). Implementations take the validity with `finish_validity()` and
+  /// the null count with `null_count()`, and finish their children with `finish_child`; then
+  /// the base resets the counters.
   virtual ArrayDataPtr finish_impl() = 0;
+  static void prepare_child(ArrayBuilder& child) { child.prepare_finish(); }
+  /// `child.finish_data()` for a child already prepared by `prepare_child`.
+  static ArrayDataPtr finish_child(ArrayBuilder& child) { return child.finish_prepared(); }
 
   /// Records one valid slot (the caller appends the value).
   void append_valid() {
@@ -91,7 +101,11 @@ class ArrayBuilder {
     }
     ++length_;
   }
+  /// Records `count` valid slots; throws `InvalidArgument` when `count` is negative.
   void append_valid(int64_t count) {
+    if (count < 0) [[unlikely]] {
+      throw_negative_count(count);
+    }
     if (has_validity_) {
       validity_.append_n(count, true);
     }
@@ -132,8 +146,10 @@ class ArrayBuilder {
   int64_t null_count_ = 0;
 
  private:
+  ArrayDataPtr finish_prepared();
   void start_validity(int64_t upcoming);
   [[noreturn]] void throw_null_refused() const;
+  [[noreturn]] static void throw_negative_count(int64_t count);
   [[noreturn]] void throw_cast_error(const std::type_info& wanted) const;
 
   BitmapBuilder validity_;

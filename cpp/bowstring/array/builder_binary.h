@@ -100,7 +100,8 @@ class BaseBinaryBuilder : public ArrayBuilder {
 
   /// Bytes of value data appended so far.
   int64_t value_data_length() const { return data_.size(); }
-  /// Value `i` among those appended so far (valid until the next append).
+  /// Value `i` among those appended so far, valid until the next append; `append` may append
+  /// it again (not `append_values`, whose spans must not point into the builder).
   std::string_view value(int64_t i) const {
     const int64_t begin = offsets_[i];
     const int64_t end = i + 1 < offsets_.length() ? offsets_[i + 1] : data_.size();
@@ -108,8 +109,9 @@ class BaseBinaryBuilder : public ArrayBuilder {
   }
 
  protected:
+  void prepare_finish() final { offsets_.reserve(1); }
   ArrayDataPtr finish_impl() final {
-    offsets_.append(static_cast<Offset>(data_.size()));
+    offsets_.unsafe_append(static_cast<Offset>(data_.size()));
     std::shared_ptr<Buffer> validity = finish_validity();
     std::shared_ptr<Buffer> offsets = offsets_.finish();
     return std::make_shared<ArrayData>(type_, length_,
@@ -228,7 +230,8 @@ class FixedSizeBinaryBuilder final : public ArrayBuilder {
   void reserve(int64_t additional) override;
   void reset() override;
 
-  /// Value `i` among those appended so far (valid until the next append).
+  /// Value `i` among those appended so far, valid until the next append (which may append it
+  /// again).
   std::string_view value(int64_t i) const {
     return {reinterpret_cast<const char*>(data_.data()) + i * width_, static_cast<size_t>(width_)};
   }

@@ -58,7 +58,8 @@ class DecimalBuilder final : public ArrayBuilder {
   void reserve(int64_t additional) override;
   void reset() override;
 
-  /// The raw bytes of value `i` among those appended so far.
+  /// The raw bytes of value `i` among those appended so far, valid until the next append (which
+  /// may append them again).
   const uint8_t* value_bytes(int64_t i) const { return data_.data() + i * width_; }
 
  protected:

@@ -364,12 +364,11 @@ void DictionaryBuilder::append_empty_values(int64_t count) {
       throw InvalidArgument("a " + type_->to_string() +
                             " builder has no dictionary value to use as a placeholder");
     }
-    // The placeholder of the value type (0, "", false) becomes dictionary value 0.
-    static constexpr char kZeros[32] = {};
-    index_of(kind_ == ScalarKind::kBinary ? std::string_view()
-             : kind_ == ScalarKind::kBoolean
-                 ? std::string_view(kZeros, 1)
-                 : std::string_view(kZeros, static_cast<size_t>(value_width_)));
+    // The placeholder of the value type (0, "", false, zero bytes) becomes dictionary value 0.
+    const int64_t placeholder_size = kind_ == ScalarKind::kBinary    ? 0
+                                     : kind_ == ScalarKind::kBoolean ? 1
+                                                                     : value_width_;
+    index_of(std::string(static_cast<size_t>(placeholder_size), '\0'));
   }
   write_indices(0, count);
   append_valid(count);
@@ -389,12 +388,18 @@ void DictionaryBuilder::reset() {
   }
 }
 
+void DictionaryBuilder::prepare_finish() {
+  if (fixed_dictionary_ == nullptr) {
+    prepare_child(*values_);
+  }
+}
+
 ArrayDataPtr DictionaryBuilder::finish_impl() {
   std::shared_ptr<Buffer> validity = finish_validity();
   std::shared_ptr<Buffer> indices = indices_.finish();
   ArrayDataPtr dictionary = fixed_dictionary_;
   if (dictionary == nullptr) {
-    dictionary = values_->finish_data();
+    dictionary = finish_child(*values_);
     if (memo_ != nullptr) {
       memo_->clear();
     }

@@ -71,6 +71,7 @@ class DictionaryBuilder final : public ArrayBuilder {
   void reset() override;
 
  protected:
+  void prepare_finish() override;
   ArrayDataPtr finish_impl() override;
 
  private:

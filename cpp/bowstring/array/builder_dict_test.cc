@@ -233,6 +233,18 @@ TEST(DictionaryBuilderTest, PlaceholdersOfAnEmptyDictionary) {
   EXPECT_THROW(fixed.append_empty_value(), InvalidArgument);
 }
 
+TEST(DictionaryBuilderTest, PlaceholderOfAWideFixedSizeBinaryIsAllZeros) {
+  // Wider than any number or decimal: the placeholder must still be zeros of the full width.
+  DictionaryBuilder builder(dictionary(int8(), fixed_size_binary(100)));
+  builder.append_empty_value();
+  builder.append(std::string(100, '\0'));
+  Array array = builder.finish();
+  EXPECT_EQ(indices_of(array), (std::vector<std::optional<int64_t>>{0, 0}));
+  FixedSizeBinaryArray values(DictionaryArray(array).dictionary());
+  ASSERT_EQ(values.length(), 1);
+  EXPECT_EQ(values.value(0), std::string(100, '\0'));
+}
+
 TEST(DictionaryBuilderTest, FixedDictionary) {
   Array dictionary_values = make_string_array({"red", "green", "blue", "green"});
   DictionaryBuilder builder(dictionary(int8(), utf8()), dictionary_values);

@@ -66,7 +66,8 @@ BaseListBuilder<Offset, kView>::BaseListBuilder(TypePtr type, TypeId id, const c
                                                 Allocator* allocator)
     : ArrayBuilder(checked_builder_type(std::move(type), id, name), allocator),
       values_(make_field_builder(*type_->field(0), allocator)),
-      offsets_(allocator) {}
+      offsets_(allocator),
+      sizes_(allocator) {}
 
 template <typename Offset, bool kView>
 BaseListBuilder<Offset, kView>::BaseListBuilder(std::unique_ptr<ArrayBuilder> value_builder,
@@ -74,7 +75,8 @@ BaseListBuilder<Offset, kView>::BaseListBuilder(std::unique_ptr<ArrayBuilder> va
                                                 Allocator* allocator)
     : ArrayBuilder(list_builder_type(value_builder.get(), std::move(type), id, name), allocator),
       values_(std::move(value_builder)),
-      offsets_(allocator) {
+      offsets_(allocator),
+      sizes_(allocator) {
   check_child_builder(*values_, type_->field(0)->type(),
                       std::string("the value builder of ") + name);
   if (!type_->field(0)->nullable()) {
@@ -86,7 +88,19 @@ template <typename Offset, bool kView>
 void BaseListBuilder<Offset, kView>::reset() {
   ArrayBuilder::reset();
   offsets_.reset();
+  sizes_.reset();
   values_->reset();
+}
+
+template <typename Offset, bool kView>
+void BaseListBuilder<Offset, kView>::prepare_finish() {
+  next_offset();  // throws when the values are past what the offsets address
+  if constexpr (kView) {
+    sizes_.reserve(offsets_.length());
+  } else {
+    offsets_.reserve(1);
+  }
+  prepare_child(*values_);
 }
 
 template <typename Offset, bool kView>
@@ -96,19 +110,17 @@ ArrayDataPtr BaseListBuilder<Offset, kView>::finish_impl() {
   std::vector<std::shared_ptr<Buffer>> buffers;
   if constexpr (kView) {
     // Each list's size is the distance to where the next one starts.
-    TypedBufferBuilder<Offset> sizes(allocator_);
-    sizes.resize(offsets_.length());
     for (int64_t i = 0; i < offsets_.length(); ++i) {
       const Offset next = i + 1 < offsets_.length() ? offsets_[i + 1] : end;
-      sizes[i] = static_cast<Offset>(next - offsets_[i]);
+      sizes_.unsafe_append(static_cast<Offset>(next - offsets_[i]));
     }
-    buffers = {std::move(validity), offsets_.finish(), sizes.finish()};
+    buffers = {std::move(validity), offsets_.finish(), sizes_.finish()};
   } else {
-    offsets_.append(end);
+    offsets_.unsafe_append(end);
     buffers = {std::move(validity), offsets_.finish()};
   }
   return std::make_shared<ArrayData>(type_, length_, std::move(buffers), null_count_, 0,
-                                     std::vector<ArrayDataPtr>{values_->finish_data()});
+                                     std::vector<ArrayDataPtr>{finish_child(*values_)});
 }
 
 template class BaseListBuilder<int32_t, false>;
@@ -144,7 +156,7 @@ void FixedSizeListBuilder::reset() {
   values_->reset();
 }
 
-ArrayDataPtr FixedSizeListBuilder::finish_impl() {
+void FixedSizeListBuilder::prepare_finish() {
   const int64_t expected = length_ * list_size_;
   if (values_->length() != expected) {
     throw InvalidArgument("a " + type_->to_string() + " builder of " + std::to_string(length_) +
@@ -152,10 +164,14 @@ ArrayDataPtr FixedSizeListBuilder::finish_impl() {
                           " values, but its value builder has " +
                           std::to_string(values_->length()));
   }
+  prepare_child(*values_);
+}
+
+ArrayDataPtr FixedSizeListBuilder::finish_impl() {
   std::shared_ptr<Buffer> validity = finish_validity();
   return std::make_shared<ArrayData>(
       type_, length_, std::vector<std::shared_ptr<Buffer>>{std::move(validity)}, null_count_, 0,
-      std::vector<ArrayDataPtr>{values_->finish_data()});
+      std::vector<ArrayDataPtr>{finish_child(*values_)});
 }
 
 // --- StructBuilder ------------------------------------------------------------------------
@@ -226,7 +242,7 @@ void StructBuilder::reset() {
   }
 }
 
-ArrayDataPtr StructBuilder::finish_impl() {
+void StructBuilder::prepare_finish() {
   for (int i = 0; i < num_fields(); ++i) {
     const int64_t field_length = fields_[static_cast<size_t>(i)]->length();
     if (field_length != length_) {
@@ -236,10 +252,16 @@ ArrayDataPtr StructBuilder::finish_impl() {
                             " rows: append one value to every field per row");
     }
   }
+  for (const std::unique_ptr<ArrayBuilder>& field : fields_) {
+    prepare_child(*field);
+  }
+}
+
+ArrayDataPtr StructBuilder::finish_impl() {
   std::vector<ArrayDataPtr> children;
   children.reserve(fields_.size());
   for (const std::unique_ptr<ArrayBuilder>& field : fields_) {
-    children.push_back(field->finish_data());
+    children.push_back(finish_child(*field));
   }
   std::shared_ptr<Buffer> validity = finish_validity();
   return std::make_shared<ArrayData>(type_, length_,
@@ -297,13 +319,20 @@ void MapBuilder::reset() {
   items_->reset();
 }
 
+void MapBuilder::prepare_finish() {
+  next_offset();  // throws when keys and items disagree or overflow the offsets
+  offsets_.reserve(1);
+  prepare_child(*keys_);
+  prepare_child(*items_);
+}
+
 ArrayDataPtr MapBuilder::finish_impl() {
   const int32_t end = next_offset();
-  offsets_.append(end);
+  offsets_.unsafe_append(end);
   std::shared_ptr<Buffer> validity = finish_validity();
   std::shared_ptr<Buffer> offsets = offsets_.finish();
-  ArrayDataPtr keys = keys_->finish_data();
-  ArrayDataPtr items = items_->finish_data();
+  ArrayDataPtr keys = finish_child(*keys_);
+  ArrayDataPtr items = finish_child(*items_);
   auto entries =
       std::make_shared<ArrayData>(static_cast<const MapType&>(*type_).entries_field()->type(), end,
                                   std::vector<std::shared_ptr<Buffer>>{nullptr}, 0, 0,
@@ -332,8 +361,10 @@ void ExtensionBuilder::reset() {
   storage_->reset();
 }
 
+void ExtensionBuilder::prepare_finish() { prepare_child(*storage_); }
+
 ArrayDataPtr ExtensionBuilder::finish_impl() {
-  auto data = std::make_shared<ArrayData>(*storage_->finish_data());
+  auto data = std::make_shared<ArrayData>(*finish_child(*storage_));
   data->type = type_;
   return data;
 }

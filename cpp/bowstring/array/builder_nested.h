@@ -69,6 +69,7 @@ class BaseListBuilder : public ArrayBuilder {
   BaseListBuilder(TypePtr type, TypeId id, const char* name, Allocator* allocator);
   BaseListBuilder(std::unique_ptr<ArrayBuilder> value_builder, TypePtr type, TypeId id,
                   const char* name, Allocator* allocator);
+  void prepare_finish() final;
   ArrayDataPtr finish_impl() final;
 
  private:
@@ -84,6 +85,7 @@ class BaseListBuilder : public ArrayBuilder {
 
   std::unique_ptr<ArrayBuilder> values_;
   TypedBufferBuilder<Offset> offsets_;  // the start of each list; finish adds the closing end
+  TypedBufferBuilder<Offset> sizes_;    // list views: reserved by prepare_finish, filled by finish
 };
 
 extern template class BaseListBuilder<int32_t, false>;
@@ -165,6 +167,7 @@ class FixedSizeListBuilder final : public ArrayBuilder {
   void reset() override;
 
  protected:
+  void prepare_finish() override;
   ArrayDataPtr finish_impl() override;
 
  private:
@@ -211,6 +214,7 @@ class StructBuilder final : public ArrayBuilder {
   void reset() override;
 
  protected:
+  void prepare_finish() override;
   ArrayDataPtr finish_impl() override;
 
  private:
@@ -251,6 +255,7 @@ class MapBuilder final : public ArrayBuilder {
   void reset() override;
 
  protected:
+  void prepare_finish() override;
   ArrayDataPtr finish_impl() override;
 
  private:
@@ -279,6 +284,7 @@ class ExtensionBuilder final : public ArrayBuilder {
   void reset() override;
 
  protected:
+  void prepare_finish() override;
   ArrayDataPtr finish_impl() override;
 
  private:

@@ -403,6 +403,24 @@ TEST(StructBuilderTest, MismatchedFieldLengthsAreAnErrorNamingTheField) {
   EXPECT_THROW(builder.field_builder(-1), IndexError);
 }
 
+TEST(StructBuilderTest, AMismatchInANestedStructLeavesEveryFieldInPlace) {
+  // The inner struct's error must be found before the outer struct finishes any field.
+  StructBuilder builder(struct_(
+      {field("x", int32()), field("y", struct_({field("a", int32()), field("b", int32())}))}));
+  auto& inner = builder.field_builder(1).as<StructBuilder>();
+  builder.append();
+  builder.field_builder(0).as<Int32Builder>().append(1);
+  inner.append();
+  inner.field_builder(0).as<Int32Builder>().append(2);
+  EXPECT_THROW(builder.finish(), InvalidArgument);
+  EXPECT_EQ(builder.field_builder(0).length(), 1);
+  inner.field_builder(1).as<Int32Builder>().append(3);
+  Array array = builder.finish();
+  ASSERT_EQ(array.length(), 1);
+  EXPECT_EQ(Int32Array(StructArray(array).field(0)).value(0), 1);
+  EXPECT_EQ(Int32Array(StructArray(StructArray(array).field(1)).field(1)).value(0), 3);
+}
+
 TEST(StructBuilderTest, GivenFieldBuildersAreChecked) {
   const TypePtr type = struct_({field("a", int32()), field("b", utf8())});
   std::vector<std::unique_ptr<ArrayBuilder>> builders;

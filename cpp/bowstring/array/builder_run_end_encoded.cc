@@ -11,7 +11,8 @@ RunEndEncodedBuilder::RunEndEncodedBuilder(TypePtr type, Allocator* allocator)
           checked_builder_type(std::move(type), TypeId::kRunEndEncoded, "RunEndEncodedBuilder"),
           allocator),
       values_(make_field_builder(*type_->field(1), allocator)),
-      run_ends_(allocator) {
+      run_ends_(allocator),
+      narrow_run_ends_(allocator) {
   switch (run_end_encoded_type().run_end_type()->id()) {
     case TypeId::kInt16:
       max_length_ = std::numeric_limits<int16_t>::max();
@@ -143,41 +144,50 @@ void RunEndEncodedBuilder::reset() {
   ArrayBuilder::reset();
   values_->reset();
   run_ends_.reset();
+  narrow_run_ends_.reset();
   last_ = Last::kUnknown;
   last_value_.clear();
 }
 
 namespace {
 
+/// Writes `run_ends` as `RunEnd` values to `narrow`, which has room for them.
 template <typename RunEnd>
 std::shared_ptr<Buffer> narrow_run_ends(const TypedBufferBuilder<int64_t>& run_ends,
-                                        Allocator* allocator) {
-  TypedBufferBuilder<RunEnd> narrow(allocator);
-  narrow.reserve(run_ends.length());
+                                        BufferBuilder& narrow) {
   for (int64_t i = 0; i < run_ends.length(); ++i) {
-    narrow.unsafe_append(static_cast<RunEnd>(run_ends[i]));
+    const auto run_end = static_cast<RunEnd>(run_ends[i]);
+    narrow.unsafe_append(&run_end, sizeof(run_end));
   }
   return narrow.finish();
 }
 
 }  // namespace
 
-ArrayDataPtr RunEndEncodedBuilder::finish_impl() {
+void RunEndEncodedBuilder::prepare_finish() {
   if (values_->length() != num_runs()) {
     throw InvalidArgument("the value builder of a " + type_->to_string() + " builder has " +
                           std::to_string(values_->length()) + " values for " +
                           std::to_string(num_runs()) +
                           " runs: end each value's run with append_run");
   }
+  const int run_end_width = run_end_encoded_type().run_end_type()->byte_width();
+  if (run_end_width < 8) {
+    narrow_run_ends_.reserve(num_runs() * run_end_width);
+  }
+  prepare_child(*values_);
+}
+
+ArrayDataPtr RunEndEncodedBuilder::finish_impl() {
   const TypePtr& run_end_type = run_end_encoded_type().run_end_type();
   const int64_t runs = num_runs();
   std::shared_ptr<Buffer> run_end_buffer;
   switch (run_end_type->id()) {
     case TypeId::kInt16:
-      run_end_buffer = narrow_run_ends<int16_t>(run_ends_, allocator_);
+      run_end_buffer = narrow_run_ends<int16_t>(run_ends_, narrow_run_ends_);
       break;
     case TypeId::kInt32:
-      run_end_buffer = narrow_run_ends<int32_t>(run_ends_, allocator_);
+      run_end_buffer = narrow_run_ends<int32_t>(run_ends_, narrow_run_ends_);
       break;
     default:
       run_end_buffer = run_ends_.finish();
@@ -191,7 +201,7 @@ ArrayDataPtr RunEndEncodedBuilder::finish_impl() {
   last_value_.clear();
   return std::make_shared<ArrayData>(
       type_, length_, std::vector<std::shared_ptr<Buffer>>{nullptr}, 0, 0,
-      std::vector<ArrayDataPtr>{std::move(run_ends), values_->finish_data()});
+      std::vector<ArrayDataPtr>{std::move(run_ends), finish_child(*values_)});
 }
 
 }  // namespace bowstring

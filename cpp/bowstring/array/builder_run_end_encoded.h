@@ -61,6 +61,7 @@ class RunEndEncodedBuilder final : public ArrayBuilder {
   void reset() override;
 
  protected:
+  void prepare_finish() override;
   ArrayDataPtr finish_impl() override;
 
  private:
@@ -76,6 +77,7 @@ class RunEndEncodedBuilder final : public ArrayBuilder {
   std::unique_ptr<ArrayBuilder> values_;
   std::unique_ptr<ScalarAppender> appender_;
   TypedBufferBuilder<int64_t> run_ends_;
+  BufferBuilder narrow_run_ends_;  // int16/int32 run ends: reserved by prepare_finish
   Last last_ = Last::kUnknown;
   std::string last_value_;
 };

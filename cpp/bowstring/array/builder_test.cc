@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bowstring/array/builder_binary.h"
+#include "bowstring/array/builder_decimal.h"
 #include "bowstring/array/builder_primitive.h"
 #include "bowstring/array/builder_union.h"
 #include "bowstring/testing/array_testing.h"
@@ -219,6 +220,12 @@ TEST(NumericBuilderTest, MakeBuilderCreatesTheConcreteBuilder) {
   EXPECT_NO_THROW(make_builder(day_time_interval())->as<DayTimeIntervalBuilder>());
   EXPECT_THROW(make_builder(int64())->as<Int32Builder>(), TypeError);
   EXPECT_THROW(make_builder(int64())->as<StringBuilder>(), TypeError);
+  try {
+    make_builder(int64())->as<StringBuilder>();
+    FAIL() << "an int64 builder is not a StringBuilder";
+  } catch (const TypeError& error) {
+    EXPECT_STREQ(error.what(), "the builder of int64 is not a bowstring::StringBuilder");
+  }
 }
 
 TEST(NumericBuilderTest, WrongTypesAreRejected) {
@@ -540,6 +547,30 @@ TEST(BinaryBuilderTest, TypesOfTheConcreteBuilders) {
   EXPECT_THROW(BaseBinaryBuilder<int64_t>{int64()}, TypeError);
 }
 
+TEST(BinaryBuilderTest, AppendsItsOwnValuesAgain) {
+  // value(i) points into the builder's data, which appending it again may move.
+  const std::string text = "a value of thirty bytes, long.";
+  StringBuilder strings;
+  strings.append(text);
+  FixedSizeBinaryBuilder fixed(fixed_size_binary(30));
+  fixed.append(text);
+  DecimalBuilder decimals(decimal128(38, 0));
+  decimals.append_string("-12345678901234567890123456789");
+  for (int i = 0; i < 10; ++i) {
+    strings.append(strings.value(0));
+    fixed.append(fixed.value(0));
+    decimals.append_raw(decimals.value_bytes(0));
+  }
+  StringArray string_array(strings.finish());
+  FixedSizeBinaryArray fixed_array(fixed.finish());
+  DecimalArray decimal_array(decimals.finish());
+  for (int64_t i = 0; i < 11; ++i) {
+    EXPECT_EQ(string_array.value(i), text) << i;
+    EXPECT_EQ(fixed_array.value(i), text) << i;
+    EXPECT_EQ(decimal_array.format_value(i), "-12345678901234567890123456789") << i;
+  }
+}
+
 TEST(BinaryBuilderTest, Int32OffsetsOverflowIsAClearError) {
   // Reserving past what int32 offsets address fails before any memory is touched.
   StringBuilder builder;
@@ -775,6 +806,79 @@ TEST(MakeBuilderTest, BuildsEveryTypeWithTheLayoutOfTheFormat) {
     EXPECT_EQ(empty.length(), 0);
     EXPECT_TRUE(empty.type()->equals(*type));
   }
+}
+
+TEST(MakeBuilderTest, NegativeCountsAreRejectedAndChangeNothing) {
+  for (const TypePtr& type : every_type()) {
+    SCOPED_TRACE(type->to_string());
+    std::unique_ptr<ArrayBuilder> builder = make_builder(type);
+    builder->append_null();
+    builder->append_empty_value();
+    EXPECT_THROW(builder->append_empty_values(-1), InvalidArgument);
+    EXPECT_THROW(builder->append_nulls(-1), InvalidArgument);
+    EXPECT_EQ(builder->length(), 2);
+    Array array = builder->finish();
+    EXPECT_EQ(array.length(), 2);
+    EXPECT_NO_THROW(array.validate_full());
+  }
+}
+
+TEST(MakeBuilderTest, NegativeCountsOfRawValuesAreRejected) {
+  const uint8_t bytes[32] = {};
+  const uint8_t valid[1] = {1};
+  FixedSizeBinaryBuilder fixed(fixed_size_binary(2));
+  EXPECT_THROW(fixed.append_values(bytes, -1), InvalidArgument);
+  EXPECT_THROW(fixed.append_values(bytes, -1, valid), InvalidArgument);
+  EXPECT_EQ(fixed.length(), 0);
+  DecimalBuilder decimals(decimal128(10, 2));
+  EXPECT_THROW(decimals.append_raw_values(bytes, -1), InvalidArgument);
+  EXPECT_THROW(decimals.append_raw_values(bytes, -1, valid), InvalidArgument);
+  EXPECT_EQ(decimals.length(), 0);
+}
+
+TEST(MakeBuilderTest, FinishThatRunsOutOfMemoryLeavesTheBuilderAsItWas) {
+  // A builder that cannot finish for want of memory must keep everything it holds (its own
+  // buffers and its children's), so that finishing again once memory is freed gives the array.
+  // 16 slots fill the first allocation of int32 offsets (and the second of int64 ones) but for
+  // the closing offset that finishing adds; 40 slots leave room for it.
+  const auto append_rows = [](ArrayBuilder& builder, int slots) {
+    for (int i = 0; i < slots / 2; ++i) {
+      builder.append_null();
+      builder.append_empty_value();
+    }
+  };
+  int64_t failed_finishes = 0;
+  for (const int slots : {16, 40}) {
+    for (const TypePtr& type : every_type()) {
+      SCOPED_TRACE(type->to_string() + ", " + std::to_string(slots) + " slots");
+      std::unique_ptr<ArrayBuilder> reference = make_builder(type);
+      append_rows(*reference, slots);
+      const Array expected = reference->finish();
+      for (int64_t headroom = 0; headroom <= 1024; headroom += 8) {
+        BudgetedAllocator budget(default_allocator(), int64_t{1} << 20, "test budget");
+        std::unique_ptr<ArrayBuilder> builder = make_builder(type, &budget);
+        append_rows(*builder, slots);
+        // Leave only `headroom` bytes of the budget for finishing.
+        const int64_t ballast_size = budget.limit() - budget.bytes_in_use() - headroom;
+        uint8_t* ballast = budget.allocate(ballast_size);
+        Array array;
+        try {
+          array = builder->finish();
+        } catch (const OutOfMemory&) {
+          ++failed_finishes;
+          budget.free(ballast, ballast_size);
+          ballast = nullptr;
+          array = builder->finish();
+        }
+        if (ballast != nullptr) {
+          budget.free(ballast, ballast_size);
+        }
+        ASSERT_NO_THROW(array.validate_full()) << "headroom " << headroom;
+        ASSERT_TRUE(array.equals(expected)) << "headroom " << headroom << ": " << array.to_string();
+      }
+    }
+  }
+  EXPECT_GT(failed_finishes, 0) << "some headroom must be too small to finish in";
 }
 
 // --- test helpers -------------------------------------------------------------------------

@@ -115,7 +115,7 @@ void DenseUnionBuilder::reset() {
   offsets_.reset();
 }
 
-ArrayDataPtr DenseUnionBuilder::finish_impl() {
+void DenseUnionBuilder::prepare_finish() {
   std::vector<int64_t> selected(children_.size(), 0);
   for (int64_t i = 0; i < type_codes_.length(); ++i) {
     ++selected[static_cast<size_t>(union_type_->child_index(type_codes_[i]))];
@@ -131,9 +131,15 @@ ArrayDataPtr DenseUnionBuilder::finish_impl() {
                             " slots select it: append one value per slot");
     }
   }
+  for (const std::unique_ptr<ArrayBuilder>& child : children_) {
+    prepare_child(*child);
+  }
+}
+
+ArrayDataPtr DenseUnionBuilder::finish_impl() {
   std::vector<ArrayDataPtr> children;
   for (const std::unique_ptr<ArrayBuilder>& child : children_) {
-    children.push_back(child->finish_data());
+    children.push_back(finish_child(*child));
   }
   std::shared_ptr<Buffer> type_codes = type_codes_.finish();
   return std::make_shared<ArrayData>(
@@ -172,7 +178,7 @@ void SparseUnionBuilder::append_slots(int child, int64_t count, bool null) {
   length_ += count;
 }
 
-ArrayDataPtr SparseUnionBuilder::finish_impl() {
+void SparseUnionBuilder::prepare_finish() {
   for (int i = 0; i < num_children(); ++i) {
     const int64_t child_length = children_[static_cast<size_t>(i)]->length();
     if (child_length != length_) {
@@ -184,9 +190,15 @@ ArrayDataPtr SparseUnionBuilder::finish_impl() {
                             " slots: append one value to the selected child per slot");
     }
   }
+  for (const std::unique_ptr<ArrayBuilder>& child : children_) {
+    prepare_child(*child);
+  }
+}
+
+ArrayDataPtr SparseUnionBuilder::finish_impl() {
   std::vector<ArrayDataPtr> children;
   for (const std::unique_ptr<ArrayBuilder>& child : children_) {
-    children.push_back(child->finish_data());
+    children.push_back(finish_child(*child));
   }
   return std::make_shared<ArrayData>(
       type_, length_, std::vector<std::shared_ptr<Buffer>>{nullptr, type_codes_.finish()}, 0, 0,

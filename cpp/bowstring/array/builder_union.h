@@ -82,6 +82,7 @@ class DenseUnionBuilder final : public UnionBuilder {
 
  protected:
   void append_slots(int child, int64_t count, bool null) override;
+  void prepare_finish() override;
   ArrayDataPtr finish_impl() override;
 
  private:
@@ -101,6 +102,7 @@ class SparseUnionBuilder final : public UnionBuilder {
 
  protected:
   void append_slots(int child, int64_t count, bool null) override;
+  void prepare_finish() override;
   ArrayDataPtr finish_impl() override;
 };
 

@@ -344,7 +344,7 @@ std::string BudgetedAllocator::name() const {
 void BudgetedAllocator::reserve(int64_t delta) {
   int64_t current = reserved_.load(std::memory_order_relaxed);
   do {
-    if (current + delta > limit_) {
+    if (delta > limit_ - current) {  // current + delta could overflow
       std::ostringstream out;
       out << "out of memory: allocating " << delta << " more bytes would exceed the "
           << budget_name_ << " of " << limit_ << " bytes (" << current << " bytes in use)";

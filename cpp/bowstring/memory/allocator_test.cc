@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <limits>
 #include <thread>
 #include <vector>
 
@@ -140,6 +141,23 @@ TEST(BudgetedAllocatorTest, RefusesAllocationsPastTheBudgetAndLeaksNothing) {
   budget.free(b, 900);
   EXPECT_EQ(budget.bytes_in_use(), 0);
   EXPECT_TRUE(checked.leaks().empty());
+}
+
+TEST(BudgetedAllocatorTest, RefusesAHugeRequestItself) {
+  // With bytes in use, adding a request near INT64_MAX to them must not overflow past the limit
+  // check and hand the request to the inner allocator.
+  BudgetedAllocator budget(default_allocator(), 1000, "small budget");
+  uint8_t* held = budget.allocate(100);
+  try {
+    budget.allocate(std::numeric_limits<int64_t>::max());
+    FAIL() << "expected OutOfMemory";
+  } catch (const OutOfMemory& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find("small budget"), std::string::npos) << message;
+  }
+  EXPECT_THROW(budget.reallocate(held, 100, std::numeric_limits<int64_t>::max()), OutOfMemory);
+  EXPECT_EQ(budget.bytes_in_use(), 100);
+  budget.free(held, 100);
 }
 
 TEST(DefaultAllocatorTest, LooksUpAllocatorsByName) {

@@ -35,15 +35,16 @@ class ViewBuffer final : public Buffer {
 Buffer::~Buffer() = default;
 
 bool Buffer::equals(const Buffer& other) const {
-  return size_ == other.size_ &&
-         (data_ == other.data_ || std::memcmp(data_, other.data_, static_cast<size_t>(size_)) == 0);
+  // An empty buffer may have a null address, which memcmp must not see even for zero bytes.
+  return size_ == other.size_ && (size_ == 0 || data_ == other.data_ ||
+                                  std::memcmp(data_, other.data_, static_cast<size_t>(size_)) == 0);
 }
 
 std::string Buffer::to_hex(int64_t max_bytes) const {
   static constexpr char kDigits[] = "0123456789abcdef";
-  const int64_t shown = std::min(size_, max_bytes);
+  const int64_t shown = std::clamp<int64_t>(max_bytes, 0, size_);
   std::string out;
-  out.reserve(static_cast<size_t>(shown * 3 + 8));
+  out.reserve(static_cast<size_t>(shown * 3 + 4));
   for (int64_t i = 0; i < shown; ++i) {
     if (i > 0) {
       out += ' ';
@@ -52,7 +53,7 @@ std::string Buffer::to_hex(int64_t max_bytes) const {
     out += kDigits[data_[i] & 0xF];
   }
   if (shown < size_) {
-    out += " ...";
+    out += shown > 0 ? " ..." : "...";
   }
   return out;
 }
@@ -141,12 +142,21 @@ void MutableBuffer::grow_to(int64_t new_capacity) {
   capacity_ = new_capacity;
 }
 
+void throw_buffer_too_large(int64_t held, int64_t additional, int64_t width) {
+  throw OutOfMemory("cannot make room for " + std::to_string(additional) + " more " +
+                    std::to_string(width) + "-byte values after " + std::to_string(held) +
+                    ": a buffer holds at most " + std::to_string(kMaxBufferSize) + " bytes");
+}
+
 void MutableBuffer::reserve(int64_t capacity) {
   if (capacity < 0) {
     throw InvalidArgument("buffer capacity must be non-negative, got " + std::to_string(capacity));
   }
+  if (capacity > kMaxBufferSize) {
+    throw_buffer_too_large(size_, capacity - size_, 1);
+  }
   if (capacity > capacity_ || data_ == nullptr) {
-    grow_to(std::max(capacity, capacity_ * 2));
+    grow_to(std::max(capacity, std::min(capacity_ * 2, kMaxBufferSize)));
   }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <span>
 #include <string>
@@ -116,5 +117,12 @@ class MutableBuffer {
 
 /// Rounds a byte count up to the 64-byte padding Bowstring gives every buffer.
 constexpr int64_t padded_size(int64_t size) { return (size + kAlignment - 1) & ~(kAlignment - 1); }
+
+/// The largest buffer size: its padded size still fits an int64_t.
+inline constexpr int64_t kMaxBufferSize = std::numeric_limits<int64_t>::max() & ~(kAlignment - 1);
+
+/// Throws `OutOfMemory`: `additional` more values of `width` bytes after `held` of them would
+/// take a buffer past `kMaxBufferSize`.
+[[noreturn]] void throw_buffer_too_large(int64_t held, int64_t additional, int64_t width);
 
 }  // namespace bowstring

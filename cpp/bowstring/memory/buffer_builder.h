@@ -1,6 +1,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <type_traits>
@@ -8,6 +9,7 @@
 
 #include "bowstring/memory/buffer.h"
 #include "bowstring/util/bit_util.h"
+#include "bowstring/util/error.h"
 
 namespace bowstring {
 
@@ -54,20 +56,23 @@ class TypedBufferBuilder {
 
   /// Ensures `additional` more values can be appended without reallocating.
   void reserve(int64_t additional) {
-    if (length_ + additional > capacity_) [[unlikely]] {
-      grow(length_ + additional);
+    if (additional > capacity_ - length_) [[unlikely]] {
+      grow(additional);
     }
   }
   void append(T value) {
     if (length_ == capacity_) [[unlikely]] {
-      grow(length_ + 1);
+      grow(1);
     }
     data_[length_++] = value;
   }
   /// Appends without checking capacity: call `reserve` first.
   void unsafe_append(T value) { data_[length_++] = value; }
+  /// Appends `count` values from `values`, which may point into this builder's own values.
   void append(const T* values, int64_t count) {
-    reserve(count);
+    if (count > capacity_ - length_) [[unlikely]] {
+      values = grow_keeping(values, count);
+    }
     unsafe_append(values, count);
   }
   void unsafe_append(const T* values, int64_t count) {
@@ -87,7 +92,7 @@ class TypedBufferBuilder {
   /// Sets the length; values past the old length are zero.
   void resize(int64_t length) {
     if (length > capacity_) {
-      grow(length);
+      grow(length - length_);
     }
     if (length > length_) {
       std::memset(static_cast<void*>(data_ + length_), 0,
@@ -98,7 +103,8 @@ class TypedBufferBuilder {
 
   /// Freezes the values into an immutable buffer (padding zeroed) and leaves the builder empty.
   /// Capacity well beyond the padded size is returned to the allocator first, so that finished
-  /// arrays do not keep the slack of the doubling growth.
+  /// arrays do not keep the slack of the doubling growth. Does not run out of memory: when the
+  /// allocator cannot move the values to a smaller block, the buffer keeps the larger one.
   std::shared_ptr<Buffer> finish() {
     if (data_ == nullptr) {
       return Buffer::zeros(0, allocator_);
@@ -106,9 +112,13 @@ class TypedBufferBuilder {
     const int64_t size = length_ * kWidth;
     const int64_t padded = padded_size(size);
     if (capacity_bytes_ - padded > std::max<int64_t>(kShrinkSlack, padded / 8)) {
-      data_ = reinterpret_cast<T*>(
-          allocator_->reallocate(reinterpret_cast<uint8_t*>(data_), capacity_bytes_, padded));
-      capacity_bytes_ = padded;
+      try {
+        data_ = reinterpret_cast<T*>(
+            allocator_->reallocate(reinterpret_cast<uint8_t*>(data_), capacity_bytes_, padded));
+        capacity_bytes_ = padded;
+      } catch (const OutOfMemory&) {
+        // Shrinking only saves memory; the larger block is as good a buffer.
+      }
     }
     auto* bytes = reinterpret_cast<uint8_t*>(data_);
     std::memset(bytes + size, 0, static_cast<size_t>(padded - size));
@@ -133,8 +143,15 @@ class TypedBufferBuilder {
  private:
   static constexpr int64_t kShrinkSlack = 4096;
 
-  [[gnu::noinline]] void grow(int64_t min_capacity) {
-    const int64_t wanted = std::max(min_capacity, capacity_ * 2);
+  /// The most values a buffer holds: their padded size still fits an int64_t.
+  static constexpr int64_t kMaxCapacity = kMaxBufferSize / kWidth;
+
+  /// Makes room for `additional` values past the length (at least doubling the capacity).
+  [[gnu::noinline]] void grow(int64_t additional) {
+    if (additional > kMaxCapacity - length_) {
+      throw_buffer_too_large(length_, additional, kWidth);
+    }
+    const int64_t wanted = std::max(length_ + additional, std::min(capacity_ * 2, kMaxCapacity));
     // The allocation is padded to 64 bytes; a value never straddles its end.
     const int64_t new_bytes = padded_size(wanted * kWidth);
     uint8_t* bytes = data_ == nullptr ? allocator_->allocate(new_bytes)
@@ -143,6 +160,19 @@ class TypedBufferBuilder {
     data_ = reinterpret_cast<T*>(bytes);
     capacity_bytes_ = new_bytes;
     capacity_ = new_bytes / kWidth;
+  }
+
+  /// `grow(additional)`, returning where `values` is afterwards: moved along with the values when
+  /// it pointed into them (a value appended again), else unchanged.
+  [[gnu::noinline]] const T* grow_keeping(const T* values, int64_t additional) {
+    const auto address = reinterpret_cast<uintptr_t>(values);
+    const auto begin = reinterpret_cast<uintptr_t>(data_);
+    const bool inside = data_ != nullptr && address >= begin &&
+                        address - begin < static_cast<uintptr_t>(capacity_bytes_);
+    grow(additional);
+    return inside ? reinterpret_cast<const T*>(reinterpret_cast<const uint8_t*>(data_) +
+                                               (address - begin))
+                  : values;
   }
 
   Allocator* allocator_;
@@ -215,6 +245,9 @@ class BitmapBuilder {
     ++length_;
   }
   void append_n(int64_t count, bool value) {
+    if (count <= 0) {
+      return;
+    }
     reserve(count);
     if (value) {
       bit_util::set_bits_to(bytes_.mutable_data(), length_, count, true);

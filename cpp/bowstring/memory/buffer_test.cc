@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -86,6 +87,19 @@ TEST(BufferTest, EqualsAndHex) {
   EXPECT_FALSE(a->equals(*c));
   EXPECT_EQ(a->to_hex(), "01 ff 00 10");
   EXPECT_EQ(a->to_hex(2), "01 ff ...");
+  EXPECT_EQ(a->to_hex(0), "...");
+  EXPECT_EQ(a->to_hex(-1), "...") << "a negative limit shows nothing, as 0 does";
+  EXPECT_EQ(a->to_hex(-5), "...");
+  EXPECT_EQ(Buffer::copy_of(bytes, 0)->to_hex(), "");
+}
+
+TEST(BufferTest, EmptyBuffersAreEqualWhereverTheyPoint) {
+  // Memory imported from elsewhere may have no address when it is empty (a null buffer of the C
+  // Data Interface); comparing it must not pass that null pointer to memcmp.
+  std::shared_ptr<Buffer> imported = Buffer::wrap(nullptr, 0, nullptr);
+  std::shared_ptr<Buffer> owned = Buffer::copy_of("", 0);
+  EXPECT_TRUE(imported->equals(*owned));
+  EXPECT_TRUE(owned->equals(*imported));
 }
 
 TEST(BufferTest, SharedAcrossThreadsIsFreedOnce) {
@@ -196,6 +210,51 @@ TEST(TypedBufferBuilderTest, ResizeZeroesNewValues) {
   }
   builder.resize(1);
   EXPECT_EQ(builder[0], 7);
+}
+
+TEST(TypedBufferBuilderTest, ReservingMoreThanABufferCanHoldThrows) {
+  // Sizes whose byte count overflows an int64_t once multiplied by the width or padded must be
+  // refused, not wrap around to a small allocation that later unsafe appends overrun.
+  constexpr int64_t kHuge = std::numeric_limits<int64_t>::max();
+  TypedBufferBuilder<int64_t> values;
+  values.append(7);
+  EXPECT_THROW(values.reserve(int64_t{1} << 61), OutOfMemory);
+  EXPECT_THROW(values.reserve(kHuge), OutOfMemory);
+  EXPECT_THROW(values.resize(kHuge), OutOfMemory);
+  EXPECT_EQ(values.length(), 1);
+  EXPECT_EQ(values[0], 7);
+  BufferBuilder bytes;
+  EXPECT_THROW(bytes.reserve(kHuge), OutOfMemory);
+  MutableBuffer buffer;
+  EXPECT_THROW(buffer.reserve(kHuge), OutOfMemory);
+  EXPECT_THROW(buffer.resize(kHuge - 1), OutOfMemory);
+}
+
+/// Allocates through the default allocator but cannot move an allocation, as an allocator out
+/// of memory could not.
+class UnmovableAllocator final : public Allocator {
+ public:
+  std::string name() const override { return "unmovable"; }
+
+ protected:
+  uint8_t* do_allocate(int64_t size) override { return default_allocator()->allocate(size); }
+  uint8_t* do_reallocate(uint8_t* /*ptr*/, int64_t /*old_size*/, int64_t new_size) override {
+    throw OutOfMemory("cannot move to " + std::to_string(new_size) + " bytes");
+  }
+  void do_free(uint8_t* ptr, int64_t size) override { default_allocator()->free(ptr, size); }
+};
+
+TEST(TypedBufferBuilderTest, FinishKeepsTheLargerBlockWhenItCannotShrink) {
+  // Finishing must not fail for want of memory: the builders' finish relies on it.
+  UnmovableAllocator allocator;
+  TypedBufferBuilder<int64_t> values(&allocator);
+  values.reserve(10000);
+  values.append(42);
+  std::shared_ptr<Buffer> buffer = values.finish();
+  EXPECT_EQ(buffer->size(), 8);
+  EXPECT_EQ(buffer->data_as<int64_t>()[0], 42);
+  EXPECT_TRUE(padding_is_zero(*buffer));
+  EXPECT_EQ(values.length(), 0);
 }
 
 TEST(TypedBufferBuilderTest, ResetFreesMemory) {

@@ -1,9 +1,11 @@
 #include "bowstring/types/type.h"
 
 #include <algorithm>
+#include <limits>
 #include <sstream>
 
 #include "bowstring/util/error.h"
+#include "bowstring/util/type_name.h"
 
 namespace bowstring {
 
@@ -118,12 +120,17 @@ std::string_view time_unit_name(TimeUnit unit) {
 }
 
 void throw_type_cast_error(const DataType& type, const char* expected) {
-  throw TypeError("type " + type.to_string() + " is not a " + expected);
+  throw TypeError("type " + type.to_string() + " is not a " + demangle_type_name(expected));
 }
 
 // --- DataType -----------------------------------------------------------------------------
 
 DataType::~DataType() = default;
+
+TypeId DataType::storage_id() const {
+  return id_ == TypeId::kExtension ? static_cast<const ExtensionType&>(*this).storage_type()->id()
+                                   : id_;
+}
 
 std::string DataType::to_string() const { return std::string(type_id_name(id_)); }
 
@@ -140,6 +147,11 @@ bool DataType::equals(const DataType& other, bool check_metadata) const {
     }
   }
   return true;
+}
+
+void DataType::throw_no_field(int i) const {
+  throw IndexError("field index " + std::to_string(i) + " is outside the " +
+                   std::to_string(num_fields()) + " fields of " + to_string());
 }
 
 int DataType::bit_width() const { return 0; }
@@ -444,9 +456,11 @@ bool TimestampType::equals(const DataType& other, bool check_metadata) const {
 
 FixedSizeBinaryType::FixedSizeBinaryType(int32_t byte_width)
     : DataType(TypeId::kFixedSizeBinary), byte_width_(byte_width) {
-  if (byte_width < 0) {
-    throw InvalidArgument("fixed_size_binary width must be non-negative, got " +
-                          std::to_string(byte_width));
+  // bit_width() is an int: a wider value would overflow it.
+  constexpr int32_t kMaxWidth = std::numeric_limits<int32_t>::max() / 8;
+  if (byte_width < 0 || byte_width > kMaxWidth) {
+    throw InvalidArgument("fixed_size_binary width must be between 0 and " +
+                          std::to_string(kMaxWidth) + " bytes, got " + std::to_string(byte_width));
   }
 }
 
@@ -600,6 +614,11 @@ UnionType::UnionType(UnionMode mode, FieldVector fields, std::vector<int8_t> typ
     : DataType(mode == UnionMode::kDense ? TypeId::kDenseUnion : TypeId::kSparseUnion,
                check_fields(std::move(fields), "union")),
       type_codes_(std::move(type_codes)) {
+  if (num_fields() > kMaxTypeCode + 1) {
+    throw InvalidArgument("a union has at most " + std::to_string(kMaxTypeCode + 1) +
+                          " children (type codes 0 to " + std::to_string(kMaxTypeCode) + "), got " +
+                          std::to_string(num_fields()));
+  }
   if (type_codes_.empty()) {
     for (int i = 0; i < num_fields(); ++i) {
       type_codes_.push_back(static_cast<int8_t>(i));

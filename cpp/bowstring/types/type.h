@@ -118,6 +118,9 @@ class DataType {
   DataType& operator=(const DataType&) = delete;
 
   TypeId id() const { return id_; }
+  /// The id of the type that lays the data out: the storage type's for an extension type,
+  /// `id()` for any other.
+  TypeId storage_id() const;
   /// Arrow's spelling: "int32", "timestamp[us, tz=UTC]", "list<item: int64>", ...
   virtual std::string to_string() const;
   /// Structural equality; field names and nullability count, metadata only when asked.
@@ -127,8 +130,12 @@ class DataType {
   /// struct of a map, the run_ends and values of a run-end encoded type.
   const FieldVector& fields() const { return fields_; }
   int num_fields() const { return static_cast<int>(fields_.size()); }
+  /// Child field `i`; throws `IndexError` when there is no such field.
   const std::shared_ptr<const Field>& field(int i) const {
-    return fields_.at(static_cast<size_t>(i));
+    if (i < 0 || i >= num_fields()) [[unlikely]] {
+      throw_no_field(i);
+    }
+    return fields_[static_cast<size_t>(i)];
   }
 
   /// Bits per value for fixed-width types (1 for boolean), 0 otherwise.
@@ -156,6 +163,8 @@ class DataType {
   explicit DataType(TypeId id, FieldVector fields = {}) : id_(id), fields_(std::move(fields)) {}
 
  private:
+  [[noreturn]] void throw_no_field(int i) const;
+
   TypeId id_;
   FieldVector fields_;
 };
@@ -435,6 +444,7 @@ TypePtr extension(TypePtr storage_type, std::string extension_name, std::string 
 /// `a.equals(b)`, tolerating null pointers (equal only to each other).
 bool types_equal(const TypePtr& a, const TypePtr& b, bool check_metadata = false);
 
+/// Throws the `TypeError` of `type_cast`; `expected` is the mangled name of the wanted class.
 [[noreturn]] void throw_type_cast_error(const DataType& type, const char* expected);
 
 /// Checked downcast: throws `TypeError` naming the actual type when `type` is not a `T`.

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "bowstring/util/error.h"
 
 namespace bowstring {
@@ -60,6 +62,19 @@ TEST(TypeTest, EqualityComparesParametersAndFields) {
   EXPECT_FALSE(types_equal(int8(), nullptr));
 }
 
+TEST(TypeTest, FieldIndexOutsideTheFieldsIsAnIndexError) {
+  const TypePtr type = struct_({field("a", int8())});
+  EXPECT_EQ(type->field(0)->name(), "a");
+  try {
+    type->field(1);
+    FAIL() << "expected IndexError";
+  } catch (const IndexError& error) {
+    EXPECT_STREQ(error.what(), "field index 1 is outside the 1 fields of struct<a: int8>");
+  }
+  EXPECT_THROW(type->field(-1), IndexError);
+  EXPECT_THROW(int64()->field(0), IndexError);
+}
+
 TEST(TypeTest, MetadataCountsOnlyWhenAsked) {
   const TypePtr plain = struct_({field("a", int8())});
   const TypePtr annotated = struct_({field("a", int8(), true, {{"k", "v"}})});
@@ -107,6 +122,8 @@ TEST(TypeTest, LayoutsFollowTheColumnarFormat) {
   EXPECT_EQ(kinds(dictionary(int16(), utf8())), std::vector<K>({K::kValidity, K::kFixedWidth}));
   EXPECT_EQ(kinds(run_end_encoded(int32(), utf8())), std::vector<K>({K::kAlwaysNull}));
   EXPECT_EQ(kinds(extension(int64(), "x")), kinds(int64()));
+  EXPECT_EQ(extension(null(), "x")->storage_id(), TypeId::kNull);
+  EXPECT_EQ(int64()->storage_id(), TypeId::kInt64);
 }
 
 TEST(TypeTest, InvalidParametersAreRejectedWithClearErrors) {
@@ -131,6 +148,28 @@ TEST(TypeTest, InvalidParametersAreRejectedWithClearErrors) {
   }
 }
 
+TEST(TypeTest, FixedSizeBinaryWidthFitsItsBitWidth) {
+  constexpr int32_t kWidest = std::numeric_limits<int32_t>::max() / 8;
+  EXPECT_EQ(fixed_size_binary(kWidest)->byte_width(), kWidest);
+  EXPECT_THROW(fixed_size_binary(kWidest + 1), InvalidArgument);
+  EXPECT_THROW(fixed_size_binary(std::numeric_limits<int32_t>::max()), InvalidArgument);
+}
+
+TEST(TypeTest, UnionOfTooManyChildrenSaysSo) {
+  FieldVector fields;
+  for (int i = 0; i < 130; ++i) {
+    fields.push_back(field(std::to_string(i), int8()));
+  }
+  try {
+    sparse_union(fields);
+    FAIL() << "expected InvalidArgument";
+  } catch (const InvalidArgument& error) {
+    EXPECT_STREQ(error.what(), "a union has at most 128 children (type codes 0 to 127), got 130");
+  }
+  fields.resize(128);
+  EXPECT_EQ(type_cast<UnionType>(*dense_union(fields)).child_index(127), 127);
+}
+
 TEST(TypeTest, UnionMapsTypeCodesToChildren) {
   const TypePtr union_type = dense_union({field("a", int8()), field("b", utf8())}, {3, 9});
   const auto& type = type_cast<UnionType>(*union_type);
@@ -143,6 +182,12 @@ TEST(TypeTest, UnionMapsTypeCodesToChildren) {
 TEST(TypeTest, TypeCastChecksTheClass) {
   EXPECT_NO_THROW(type_cast<TimestampType>(*timestamp(TimeUnit::kSecond)));
   EXPECT_THROW(type_cast<TimestampType>(*int64()), TypeError);
+  try {
+    type_cast<ListType>(*int32());
+    FAIL() << "int32 is not a list type";
+  } catch (const TypeError& error) {
+    EXPECT_STREQ(error.what(), "type int32 is not a bowstring::ListType");
+  }
 }
 
 TEST(FieldTest, PrintsAndCopiesWithChanges) {

@@ -71,18 +71,29 @@ void set_bits_to(uint8_t* bits, int64_t offset, int64_t length, bool value) {
 
 void copy_bitmap(const uint8_t* src, int64_t src_offset, int64_t length, uint8_t* dst,
                  int64_t dst_offset) {
-  if ((src_offset & 7) == 0 && (dst_offset & 7) == 0) {
-    const int64_t whole_bytes = length >> 3;
-    if (whole_bytes > 0) {
-      std::memcpy(dst + (dst_offset >> 3), src + (src_offset >> 3),
-                  static_cast<size_t>(whole_bytes));
-    }
-    for (int64_t i = whole_bytes * 8; i < length; ++i) {
-      set_bit_to(dst, dst_offset + i, get_bit(src, src_offset + i));
-    }
-    return;
+  int64_t i = 0;
+  // Bit by bit up to a byte boundary of the destination...
+  while (i < length && ((dst_offset + i) & 7) != 0) {
+    set_bit_to(dst, dst_offset + i, get_bit(src, src_offset + i));
+    ++i;
   }
-  for (int64_t i = 0; i < length; ++i) {
+  uint8_t* out = dst + ((dst_offset + i) >> 3);
+  if (((src_offset + i) & 7) == 0) {
+    // ...then whole bytes, when the source is at a byte boundary too...
+    const int64_t whole_bytes = (length - i) >> 3;
+    if (whole_bytes > 0) {
+      std::memcpy(out, src + ((src_offset + i) >> 3), static_cast<size_t>(whole_bytes));
+    }
+    i += whole_bytes * 8;
+  } else {
+    // ...or 64 bits at a time, shifted into place...
+    for (; i + 64 <= length; i += 64, out += 8) {
+      const uint64_t word = load_bits(src, src_offset + i, 64);
+      std::memcpy(out, &word, sizeof(word));
+    }
+  }
+  // ...and the rest bit by bit.
+  for (; i < length; ++i) {
     set_bit_to(dst, dst_offset + i, get_bit(src, src_offset + i));
   }
 }

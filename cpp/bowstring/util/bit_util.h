@@ -6,8 +6,8 @@
 
 namespace bowstring::bit_util {
 
-/// Bytes needed for a bitmap of `bits` bits.
-constexpr int64_t bytes_for_bits(int64_t bits) { return (bits + 7) >> 3; }
+/// Bytes needed for a bitmap of `bits` bits (without overflow, up to INT64_MAX bits).
+constexpr int64_t bytes_for_bits(int64_t bits) { return (bits >> 3) + ((bits & 7) != 0); }
 
 /// `value` rounded up to a multiple of `factor`, a power of two.
 constexpr int64_t round_up(int64_t value, int64_t factor) {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -62,10 +63,33 @@ TEST(BitUtilTest, CopyBitmapAndCompareAtUnalignedOffsets) {
   }
 }
 
+TEST(BitUtilTest, CopyBitmapWritesExactlyItsRangeAtEveryOffset) {
+  const std::vector<uint8_t> source = random_bitmap(400, 3);
+  const std::vector<uint8_t> background = random_bitmap(400, 4);
+  for (int64_t src_offset = 0; src_offset < 16; ++src_offset) {
+    for (int64_t dst_offset = 0; dst_offset < 16; ++dst_offset) {
+      for (int64_t length : {0, 1, 7, 8, 9, 63, 64, 65, 127, 128, 129, 300}) {
+        std::vector<uint8_t> dest = background;
+        copy_bitmap(source.data(), src_offset, length, dest.data(), dst_offset);
+        for (int64_t i = 0; i < 400; ++i) {
+          const bool inside = i >= dst_offset && i < dst_offset + length;
+          const bool expected = inside ? get_bit(source.data(), src_offset + i - dst_offset)
+                                       : get_bit(background.data(), i);
+          ASSERT_EQ(get_bit(dest.data(), i), expected)
+              << "bit " << i << ", copying " << length << " bits from " << src_offset << " to "
+              << dst_offset;
+        }
+      }
+    }
+  }
+}
+
 TEST(BitUtilTest, RoundUpAndBytesForBits) {
   EXPECT_EQ(bytes_for_bits(0), 0);
   EXPECT_EQ(bytes_for_bits(1), 1);
   EXPECT_EQ(bytes_for_bits(9), 2);
+  EXPECT_EQ(bytes_for_bits(std::numeric_limits<int64_t>::max()),
+            std::numeric_limits<int64_t>::max() / 8 + 1);
   EXPECT_EQ(round_up(65, 64), 128);
   EXPECT_EQ(round_up(64, 64), 64);
 }
