@@ -131,13 +131,16 @@ std::string format_decimal(const uint8_t* bytes, int32_t byte_width, int32_t sca
       digits.push_back('0');
     }
     digits.insert(digits.begin() + scale, '.');
-  } else if (scale < 0) {
-    digits.insert(digits.begin(), static_cast<size_t>(-scale), '0');
   }
   if (negative) {
     digits.push_back('-');
   }
   std::reverse(digits.begin(), digits.end());
+  if (scale < 0) {
+    // A negative scale multiplies by a power of ten: "123E+2" is 12300, and the text stays short
+    // whatever the power.
+    digits += "E+" + std::to_string(-static_cast<int64_t>(scale));
+  }
   return digits;
 }
 

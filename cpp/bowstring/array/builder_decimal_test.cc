@@ -56,7 +56,7 @@ TEST(ParseDecimalTest, RejectsWhatDoesNotFit) {
 }
 
 TEST(ParseDecimalTest, NegativeScaleAndEveryWidth) {
-  EXPECT_EQ(parse_and_format("12300", decimal32(5, -2)), "12300");
+  EXPECT_EQ(parse_and_format("12300", decimal32(5, -2)), "123E+2");
   EXPECT_NE(error_of("12345", decimal32(5, -2)).find("scale"), std::string::npos);
   EXPECT_EQ(parse_and_format("-999999999", decimal32(9, 0)), "-999999999");
   EXPECT_EQ(parse_and_format("123456789012345678", decimal64(18, 0)), "123456789012345678");
