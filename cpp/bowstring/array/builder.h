@@ -21,6 +21,10 @@ namespace bowstring {
 ///
 /// The validity bitmap is only allocated when the first null arrives, so a finished array
 /// without nulls has no validity buffer; the null count of a finished array is always exact.
+///
+/// A `finish` that throws keeps the builder as it was (see `finish`). An append that throws for
+/// want of memory may have recorded part of its slot (the value but not its validity bit):
+/// `reset()` the builder, or drop it, rather than append to it again.
 class ArrayBuilder {
  public:
   virtual ~ArrayBuilder();

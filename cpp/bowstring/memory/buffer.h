@@ -24,7 +24,8 @@ class Buffer {
 
   const uint8_t* data() const { return data_; }
   int64_t size() const { return size_; }
-  /// Bytes usable past `data()`: the size plus any (zeroed) padding.
+  /// Bytes usable past `data()`: the size plus any padding. The padding up to the next multiple
+  /// of 64 bytes is zero; capacity beyond that (left by a builder's growth) may hold anything.
   int64_t capacity() const { return capacity_; }
   /// The allocator that owns this memory, or nullptr for slices and wrapped memory.
   Allocator* allocator() const { return allocator_; }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -91,6 +92,9 @@ class TypedBufferBuilder {
   }
   /// Sets the length; values past the old length are zero.
   void resize(int64_t length) {
+    if (length < 0) {
+      throw InvalidArgument("buffer length must be non-negative, got " + std::to_string(length));
+    }
     if (length > capacity_) {
       grow(length - length_);
     }

@@ -210,6 +210,11 @@ TEST(TypedBufferBuilderTest, ResizeZeroesNewValues) {
   }
   builder.resize(1);
   EXPECT_EQ(builder[0], 7);
+  EXPECT_THROW(builder.resize(-1), InvalidArgument);
+  EXPECT_EQ(builder.length(), 1);
+  BufferBuilder bytes;
+  EXPECT_THROW(bytes.resize(-8), InvalidArgument);
+  EXPECT_EQ(bytes.size(), 0);
 }
 
 TEST(TypedBufferBuilderTest, ReservingMoreThanABufferCanHoldThrows) {
