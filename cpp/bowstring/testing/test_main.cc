@@ -3,7 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "bowstring/memory/allocator.h"
 
@@ -13,8 +16,19 @@ class LeakCheckListener final : public testing::EmptyTestEventListener {
  public:
   explicit LeakCheckListener(bowstring::CheckedAllocator* allocator) : allocator_(allocator) {}
 
+  // Allocations a failed test leaked stay live; later tests report only their own.
+  void OnTestStart(const testing::TestInfo& /*info*/) override {
+    const std::vector<std::string> live = allocator_->leaks();
+    live_at_start_ = std::set<std::string>(live.begin(), live.end());
+  }
+
   void OnTestEnd(const testing::TestInfo& /*info*/) override {
-    const std::vector<std::string> leaks = allocator_->leaks();
+    std::vector<std::string> leaks;
+    for (std::string& leak : allocator_->leaks()) {
+      if (live_at_start_.count(leak) == 0) {
+        leaks.push_back(std::move(leak));
+      }
+    }
     if (leaks.empty()) {
       return;
     }
@@ -28,6 +42,7 @@ class LeakCheckListener final : public testing::EmptyTestEventListener {
 
  private:
   bowstring::CheckedAllocator* allocator_;
+  std::set<std::string> live_at_start_;
 };
 
 }  // namespace
