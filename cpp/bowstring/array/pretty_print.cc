@@ -724,7 +724,7 @@ void dump_array(std::string& out, const ArrayData& data, const std::string& titl
       child_title += " (" + type.field(static_cast<int>(index))->name() + ")";
     }
     if (data.children[index] == nullptr) {
-      out += indent + "  " + child_title + ": absent\n";
+      out.append(indent).append("  ").append(child_title).append(": absent\n");
       continue;
     }
     dump_array(out, *data.children[index], child_title + ": ", depth + 1, max_bytes);

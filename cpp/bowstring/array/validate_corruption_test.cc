@@ -49,8 +49,10 @@ std::shared_ptr<Buffer> exact_buffer(const uint8_t* bytes, int64_t size) {
     throw std::runtime_error("mprotect failed: " + std::string(std::strerror(errno)));
   }
   uint8_t* guard = static_cast<uint8_t*>(base) + data_pages * page;
-  const auto start = reinterpret_cast<uint8_t*>(
-      (reinterpret_cast<uintptr_t>(guard) - static_cast<uintptr_t>(size)) & ~uintptr_t{7});
+  // The block ends at the guard page and starts 8-byte aligned, as buffer data is.
+  const auto misalignment = static_cast<int64_t>(
+      (reinterpret_cast<uintptr_t>(guard) - static_cast<uintptr_t>(size)) & uintptr_t{7});
+  uint8_t* const start = guard - size - misalignment;
   if (size > 0) {
     std::memcpy(start, bytes, static_cast<size_t>(size));
   }
