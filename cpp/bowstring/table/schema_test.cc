@@ -3,26 +3,18 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "bowstring/testing/test_util.h"
 #include "bowstring/util/error.h"
 
 namespace bowstring {
 namespace {
 
+using testing::error_message;
+
 using ::testing::HasSubstr;
 
 SchemaPtr abc_schema() {
   return schema({field("a", int64()), field("b", utf8(), false), field("c", list(float64()))});
-}
-
-template <typename Error, typename Call>
-std::string error_message(Call call) {
-  try {
-    call();
-  } catch (const Error& error) {
-    return error.what();
-  }
-  ADD_FAILURE() << "expected an exception";
-  return {};
 }
 
 TEST(Schema, Fields) {

@@ -9,10 +9,13 @@
 
 #include "bowstring/testing/array_data_testing.h"
 #include "bowstring/testing/array_testing.h"
+#include "bowstring/testing/test_util.h"
 #include "bowstring/util/error.h"
 
 namespace bowstring {
 namespace {
+
+using testing::error_message;
 
 using testing::make_array;
 using testing::make_string_array;
@@ -20,17 +23,6 @@ using testing::make_string_array;
 /// An int64 array of 3 values whose values buffer holds only one: validation rejects it.
 Array broken_int64_array() {
   return make_array(int64(), 3, {nullptr, testing::buffer_of(std::vector<int64_t>{1})});
-}
-
-template <typename Error, typename Call>
-std::string error_message(Call call) {
-  try {
-    call();
-  } catch (const Error& error) {
-    return error.what();
-  }
-  ADD_FAILURE() << "expected an exception";
-  return {};
 }
 
 SchemaPtr id_name_schema() { return schema({field("id", int64()), field("name", utf8())}); }
