@@ -31,19 +31,6 @@ void check_child_builder(const ArrayBuilder& builder, const TypePtr& expected,
   }
 }
 
-TypePtr list_type_of(TypeId id, TypePtr value_type) {
-  switch (id) {
-    case TypeId::kList:
-      return list(std::move(value_type));
-    case TypeId::kLargeList:
-      return large_list(std::move(value_type));
-    case TypeId::kListView:
-      return list_view(std::move(value_type));
-    default:
-      return large_list_view(std::move(value_type));
-  }
-}
-
 /// The type of a list builder given its value builder: `type` when given (checked to be a list
 /// type with id `id`), else the list type of the value builder's type.
 TypePtr list_builder_type(const ArrayBuilder* value_builder, TypePtr type, TypeId id,
@@ -54,7 +41,7 @@ TypePtr list_builder_type(const ArrayBuilder* value_builder, TypePtr type, TypeI
   if (type != nullptr) {
     return checked_builder_type(std::move(type), id, name);
   }
-  return list_type_of(id, value_builder->type());
+  return list_of_kind(id, value_builder->type());
 }
 
 }  // namespace

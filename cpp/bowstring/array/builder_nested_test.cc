@@ -75,19 +75,6 @@ using ListBuilders =
     ::testing::Types<ListBuilder, LargeListBuilder, ListViewBuilder, LargeListViewBuilder>;
 TYPED_TEST_SUITE(ListBuilderTest, ListBuilders);
 
-TypePtr list_type_for(TypeId id, TypePtr value_type) {
-  switch (id) {
-    case TypeId::kList:
-      return list(std::move(value_type));
-    case TypeId::kLargeList:
-      return large_list(std::move(value_type));
-    case TypeId::kListView:
-      return list_view(std::move(value_type));
-    default:
-      return large_list_view(std::move(value_type));
-  }
-}
-
 template <typename B>
 TypeId id_of() {
   if constexpr (std::is_same_v<B, ListBuilder>) {
@@ -102,7 +89,7 @@ TypeId id_of() {
 }
 
 TYPED_TEST(ListBuilderTest, RoundTripsListsNullsAndEmptyLists) {
-  TypeParam builder(list_type_for(id_of<TypeParam>(), int64()));
+  TypeParam builder(list_of_kind(id_of<TypeParam>(), int64()));
   auto& values = builder.value_builder().template as<Int64Builder>();
   builder.append();
   values.append(1);
@@ -137,7 +124,7 @@ TYPED_TEST(ListBuilderTest, RoundTripsListsNullsAndEmptyLists) {
 }
 
 TYPED_TEST(ListBuilderTest, SlicesOfSlices) {
-  TypeParam builder(list_type_for(id_of<TypeParam>(), int64()));
+  TypeParam builder(list_of_kind(id_of<TypeParam>(), int64()));
   auto& values = builder.value_builder().template as<Int64Builder>();
   for (int64_t i = 0; i < 10; ++i) {
     if (i % 3 == 2) {
@@ -157,7 +144,7 @@ TYPED_TEST(ListBuilderTest, SlicesOfSlices) {
 }
 
 TYPED_TEST(ListBuilderTest, ReuseGivesIndependentArrays) {
-  TypeParam builder(list_type_for(id_of<TypeParam>(), utf8()));
+  TypeParam builder(list_of_kind(id_of<TypeParam>(), utf8()));
   auto& values = builder.value_builder().template as<StringBuilder>();
   builder.append();
   values.append("a");

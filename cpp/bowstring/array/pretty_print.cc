@@ -528,7 +528,9 @@ class ValuePrinter {
       case TypeId::kMap:
         return write_map_value(ListArray(array), i);
       default:
-        throw NotImplemented("cannot print values of type " + type.to_string());
+        // Null, dictionary, union, run-end encoded and extension values are written by
+        // write_value; only a corrupted type id gets here.
+        throw InvalidArgument("unknown type id " + std::to_string(static_cast<int>(type.id())));
     }
   }
 

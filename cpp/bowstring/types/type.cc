@@ -845,6 +845,9 @@ TypePtr large_list_view(TypePtr value_type) {
 TypePtr large_list_view(FieldPtr value_field) {
   return std::make_shared<ListType>(TypeId::kLargeListView, std::move(value_field));
 }
+TypePtr list_of_kind(TypeId list_id, TypePtr value_type) {
+  return std::make_shared<ListType>(list_id, item_field(std::move(value_type)));
+}
 TypePtr fixed_size_list(TypePtr value_type, int32_t list_size) {
   return fixed_size_list(item_field(std::move(value_type)), list_size);
 }

@@ -430,6 +430,9 @@ TypePtr list_view(TypePtr value_type);
 TypePtr list_view(FieldPtr value_field);
 TypePtr large_list_view(TypePtr value_type);
 TypePtr large_list_view(FieldPtr value_field);
+/// The list, large_list, list_view or large_list_view (by `list_id`) of `value_type`; throws
+/// `InvalidArgument` for any other id.
+TypePtr list_of_kind(TypeId list_id, TypePtr value_type);
 TypePtr fixed_size_list(TypePtr value_type, int32_t list_size);
 TypePtr fixed_size_list(FieldPtr value_field, int32_t list_size);
 TypePtr struct_(FieldVector fields);

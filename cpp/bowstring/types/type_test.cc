@@ -179,6 +179,14 @@ TEST(TypeTest, UnionMapsTypeCodesToChildren) {
   EXPECT_EQ(type.child_index(4), -1);
 }
 
+TEST(TypeTest, ListOfKindMakesEachListType) {
+  EXPECT_TRUE(list_of_kind(TypeId::kList, int8())->equals(*list(int8())));
+  EXPECT_TRUE(list_of_kind(TypeId::kLargeList, int8())->equals(*large_list(int8())));
+  EXPECT_TRUE(list_of_kind(TypeId::kListView, int8())->equals(*list_view(int8())));
+  EXPECT_TRUE(list_of_kind(TypeId::kLargeListView, int8())->equals(*large_list_view(int8())));
+  EXPECT_THROW(list_of_kind(TypeId::kStruct, int8()), InvalidArgument);
+}
+
 TEST(TypeTest, TypeCastChecksTheClass) {
   EXPECT_NO_THROW(type_cast<TimestampType>(*timestamp(TimeUnit::kSecond)));
   EXPECT_THROW(type_cast<TimestampType>(*int64()), TypeError);
