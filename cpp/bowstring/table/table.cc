@@ -257,4 +257,11 @@ std::optional<RecordBatch> TableBatchReader::next() {
   return RecordBatch(table_.schema(), count, std::move(columns));
 }
 
+Table RecordBatchReader::read_all() {
+  SchemaPtr batch_schema = schema();
+  std::vector<RecordBatch> batches;
+  while (std::optional<RecordBatch> batch = next()) batches.push_back(std::move(*batch));
+  return Table::from_batches(std::move(batch_schema), batches);
+}
+
 }  // namespace bowstring

@@ -9,6 +9,7 @@
 #include "bowstring/array/pretty_print.h"
 #include "bowstring/table/chunked_array.h"
 #include "bowstring/table/record_batch.h"
+#include "bowstring/table/record_batch_reader.h"
 #include "bowstring/table/schema.h"
 
 namespace bowstring {
@@ -75,14 +76,14 @@ class Table {
 
 /// Reads a table as a sequence of record batches without copying (see `Table::to_batches`).
 /// Holds its own reference to the table's data.
-class TableBatchReader {
+class TableBatchReader final : public RecordBatchReader {
  public:
   /// Batches of at most `max_rows` rows when `max_rows` is positive.
   explicit TableBatchReader(Table table, int64_t max_rows = 0);
 
-  const SchemaPtr& schema() const { return table_.schema(); }
+  SchemaPtr schema() const override { return table_.schema(); }
   /// The next batch, or nullopt once every row has been read.
-  std::optional<RecordBatch> next();
+  std::optional<RecordBatch> next() override;
 
  private:
   Table table_;

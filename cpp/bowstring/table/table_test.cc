@@ -215,6 +215,17 @@ TEST(Table, BatchReader) {
   EXPECT_FALSE(reader.next().has_value());
 }
 
+TEST(Table, ReaderReadAllKeepsSchemaWithoutBatches) {
+  const Table table = misaligned_table();
+  TableBatchReader reader(table, 2);
+  const Table read = reader.read_all();
+  EXPECT_TRUE(read.equals(table));
+  EXPECT_GT(read.column(0).num_chunks(), 1);
+  const Table rest = reader.read_all();
+  EXPECT_EQ(rest.num_rows(), 0);
+  EXPECT_EQ(rest.schema()->field_names(), (std::vector<std::string>{"id", "name"}));
+}
+
 TEST(Table, Equals) {
   const Table table = Table::from_batches(id_name_batches());
   EXPECT_TRUE(table.equals(table.slice(0)));

@@ -1,0 +1,65 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bowstring/array/array.h"
+#include "bowstring/interchange/ipc.h"
+#include "bowstring/interchange/ipc_format.h"
+#include "bowstring/memory/buffer.h"
+#include "bowstring/table/record_batch.h"
+
+/// Message bodies: arrays flattened into field nodes and buffers, and back.
+namespace bowstring::ipc {
+
+/// A body ready to write: `buffers[i]` goes at `header.buffers[i].offset` (each padded with
+/// zeros to a multiple of 8 bytes); `body_length` includes the padding.
+struct EncodedBody {
+  RecordBatchHeader header;
+  std::vector<std::shared_ptr<const Buffer>> buffers;
+  int64_t body_length = 0;
+};
+
+/// Flattens `columns` (all of `length` rows): sliced arrays have their offsets rebased and
+/// bitmaps shifted so that only the sliced values are written; dictionary-encoded columns
+/// contribute their indices. Compresses each buffer when `options.compression` says so.
+EncodedBody encode_body(const std::vector<Array>& columns, int64_t length,
+                        const WriteOptions& options);
+
+/// The dictionaries read so far, by id.
+class DictionaryMemo {
+ public:
+  explicit DictionaryMemo(std::vector<DictionaryField> fields);
+  const std::vector<DictionaryField>& fields() const { return fields_; }
+  /// Position of dictionary `id` in `fields()`; throws `FormatError` for an unknown id.
+  int index_of(int64_t id) const;
+  /// Sets (or replaces) the dictionary `id`.
+  void set(int64_t id, Array values);
+  /// Appends `values` to dictionary `id` (a delta); throws `FormatError` when it has none yet.
+  void append(int64_t id, const Array& values, Allocator* allocator);
+  bool has(int64_t id) const;
+  /// The current dictionary `id`; throws `FormatError` when none has been read.
+  const Array& get(int64_t id) const;
+
+ private:
+  std::vector<DictionaryField> fields_;
+  std::vector<std::optional<Array>> values_;
+};
+
+/// Rebuilds a record batch from its header and body. Buffers are zero-copy slices of `body`
+/// unless compressed. Every node count, buffer count and range, length and nesting depth is
+/// checked against the schema; `options.validate_full` adds full content validation. Errors
+/// are `FormatError`s prefixed by `what` ("message 3 (record batch)") and naming the field and
+/// buffer.
+RecordBatch decode_record_batch(const SchemaPtr& schema, const RecordBatchHeader& header,
+                                const std::shared_ptr<Buffer>& body, const DictionaryMemo& memo,
+                                const ReadOptions& options, const std::string& what);
+
+/// Decodes a dictionary batch and records it in `memo` (set, or append for deltas).
+void read_dictionary_batch(const DictionaryBatchHeader& header, const std::shared_ptr<Buffer>& body,
+                           DictionaryMemo& memo, const ReadOptions& options,
+                           const std::string& what);
+
+}  // namespace bowstring::ipc

@@ -1,0 +1,36 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "bowstring/interchange/ipc_format.h"
+#include "bowstring/memory/buffer.h"
+#include "bowstring/table/schema.h"
+
+/// Conversion between message headers and the Arrow flatbuffer metadata (format/*.fbs).
+/// Decoding runs the flatbuffers verifier first and then checks every value it uses (type
+/// parameters, nesting depth against validate.h's kMaxNestingDepth, non-negative lengths,
+/// union and dictionary consistency), so hostile bytes give a `FormatError`, never a crash.
+namespace bowstring::ipc {
+
+/// The dictionary-encoded fields of `schema` in pre-order (see `DictionaryField`), numbered
+/// 0, 1, 2...
+std::vector<DictionaryField> number_dictionaries(const Schema& schema);
+
+/// Flatbuffer bytes (no framing) of a Schema message; `schema.dictionaries` gives the ids.
+std::shared_ptr<Buffer> encode_schema_message(const SchemaHeader& schema);
+std::shared_ptr<Buffer> encode_record_batch_message(const RecordBatchHeader& header,
+                                                    int64_t body_length);
+std::shared_ptr<Buffer> encode_dictionary_batch_message(const DictionaryBatchHeader& header,
+                                                        int64_t body_length);
+/// Verifies and decodes a Message flatbuffer. Throws `FormatError` for anything malformed or
+/// unsupported (including big-endian data), saying what.
+MessageHeader decode_message(const uint8_t* data, int64_t size);
+
+/// Flatbuffer bytes of an IPC file footer.
+std::shared_ptr<Buffer> encode_footer(const Footer& footer);
+/// Verifies and decodes an IPC file footer; throws `FormatError` as `decode_message` does.
+Footer decode_footer(const uint8_t* data, int64_t size);
+
+}  // namespace bowstring::ipc
