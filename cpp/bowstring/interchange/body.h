@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,7 +25,12 @@ struct EncodedBody {
 
 /// Flattens `columns` (all of `length` rows): sliced arrays have their offsets rebased and
 /// bitmaps shifted so that only the sliced values are written; dictionary-encoded columns
-/// contribute their indices. Compresses each buffer when `options.compression` says so.
+/// contribute their indices. List views keep their layout: offsets and sizes are rewritten
+/// relative to the smallest range used, and the child is cut to the ranges the valid lists
+/// use. Compresses each buffer when `options.compression` says so (a buffer that does not get
+/// smaller is stored raw, with the uncompressed length -1). Each column first passes
+/// `validate` (cheap), so malformed arrays are refused with `InvalidArgument` instead of being
+/// read out of bounds.
 EncodedBody encode_body(const std::vector<Array>& columns, int64_t length,
                         const WriteOptions& options);
 
@@ -52,14 +58,17 @@ class DictionaryMemo {
 /// unless compressed. Every node count, buffer count and range, length and nesting depth is
 /// checked against the schema; `options.validate_full` adds full content validation. Errors
 /// are `FormatError`s prefixed by `what` ("message 3 (record batch)") and naming the field and
-/// buffer.
+/// buffer. `version` is the message's metadata version: V4 unions carry an (empty) validity
+/// buffer that V5 dropped.
 RecordBatch decode_record_batch(const SchemaPtr& schema, const RecordBatchHeader& header,
                                 const std::shared_ptr<Buffer>& body, const DictionaryMemo& memo,
-                                const ReadOptions& options, const std::string& what);
+                                const ReadOptions& options, const std::string& what,
+                                MetadataVersion version = MetadataVersion::kV5);
 
-/// Decodes a dictionary batch and records it in `memo` (set, or append for deltas).
+/// Decodes a dictionary batch and records it in `memo` (set, or append for deltas). Dictionaries
+/// nested in the values must have been read before.
 void read_dictionary_batch(const DictionaryBatchHeader& header, const std::shared_ptr<Buffer>& body,
                            DictionaryMemo& memo, const ReadOptions& options,
-                           const std::string& what);
+                           const std::string& what, MetadataVersion version = MetadataVersion::kV5);
 
 }  // namespace bowstring::ipc
