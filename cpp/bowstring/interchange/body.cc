@@ -43,6 +43,34 @@ int count_nested_dictionaries(const DataType& type) {
   return count;
 }
 
+void collect_dictionary_paths(const DataType& type, const std::string& path,
+                              std::vector<std::string>& out) {
+  const DataType& storage = storage_of(type);
+  const DataType* walked = &storage;
+  if (storage.id() == TypeId::kDictionary) {
+    out.push_back(path);
+    walked = &storage_of(*static_cast<const DictionaryType&>(storage).value_type());
+  }
+  for (const FieldPtr& child : walked->fields()) {
+    collect_dictionary_paths(*child->type(), path + "." + child->name(), out);
+  }
+}
+
+void collect_used_dictionaries(const ArrayData& data, size_t& next_position,
+                               std::vector<UsedDictionary>& out) {
+  if (storage_of(*data.type).id() == TypeId::kDictionary) {
+    const size_t position = next_position++;
+    for (const ArrayDataPtr& child : data.dictionary->children) {
+      collect_used_dictionaries(*child, next_position, out);
+    }
+    out.push_back({position, Array(data.dictionary)});
+    return;
+  }
+  for (const ArrayDataPtr& child : data.children) {
+    collect_used_dictionaries(*child, next_position, out);
+  }
+}
+
 int64_t read_int64_le(const uint8_t* bytes) {
   int64_t value;
   std::memcpy(&value, bytes, sizeof(value));
@@ -750,6 +778,25 @@ EncodedBody encode_body(const std::vector<Array>& columns, int64_t length,
   }
   body.body_length = offset;
   return body;
+}
+
+// --- dictionaries -------------------------------------------------------------------------
+
+std::vector<std::string> dictionary_field_paths(const Schema& schema) {
+  std::vector<std::string> paths;
+  for (const FieldPtr& field : schema.fields()) {
+    collect_dictionary_paths(*field->type(), field->name(), paths);
+  }
+  return paths;
+}
+
+std::vector<UsedDictionary> used_dictionaries(const std::vector<Array>& columns) {
+  std::vector<UsedDictionary> used;
+  size_t next_position = 0;
+  for (const Array& column : columns) {
+    collect_used_dictionaries(*column.data(), next_position, used);
+  }
+  return used;
 }
 
 // --- DictionaryMemo -----------------------------------------------------------------------

@@ -34,6 +34,23 @@ struct EncodedBody {
 EncodedBody encode_body(const std::vector<Array>& columns, int64_t length,
                         const WriteOptions& options);
 
+/// Where each dictionary-encoded field of `schema` sits, as a dotted path of field names
+/// ("a.item"), in the pre-order of `DictionaryField` (a field inside a dictionary's values is
+/// named after the dictionary field: "codes.item").
+std::vector<std::string> dictionary_field_paths(const Schema& schema);
+
+/// One dictionary used by a batch: the position of its field in the pre-order numbering of
+/// `DictionaryField` and the dictionary's values.
+struct UsedDictionary {
+  size_t position = 0;
+  Array values;
+};
+
+/// The dictionaries `columns` use, nested dictionaries (those inside a dictionary's values)
+/// before the dictionaries whose values refer to them, so that a reader meets them in an order
+/// it can decode.
+std::vector<UsedDictionary> used_dictionaries(const std::vector<Array>& columns);
+
 /// The dictionaries read so far, by id.
 class DictionaryMemo {
  public:

@@ -306,6 +306,33 @@ TEST(BodyRoundTrip, ExtensionAroundNestedStorage) {
   expect_round_trip("extension<struct<dictionary>> slice", array.slice(1));
 }
 
+TEST(DictionaryNumbering, PathsAndUsedDictionariesFollowThePreOrder) {
+  const TypePtr inner = dictionary(int16(), utf8());
+  const TypePtr outer = dictionary(int8(), list(inner));
+  const Array inner_values = testing::dictionary_of(inner, {0, 1}, testing::strings({"p", "q"}));
+  const Array outer_array =
+      testing::dictionary_of(outer, {0}, testing::list_of(list(inner), {0, 2}, inner_values));
+  const Array plain =
+      testing::dictionary_of(dictionary(int8(), int64()), {0}, testing::int64s({5}));
+  const TypePtr pair = struct_({field("a", int32()), field("b", plain.type())});
+  const Array pairs = testing::struct_of(pair, 1, {testing::int32s({1}), plain});
+  const RecordBatch batch = batch_of({{"outer", outer_array}, {"pairs", pairs}});
+
+  const std::vector<std::string> paths = dictionary_field_paths(*batch.schema());
+  EXPECT_EQ(paths, (std::vector<std::string>{"outer", "outer.item", "pairs.b"}));
+  ASSERT_EQ(dictionary_fields(*batch.schema()).size(), paths.size());
+
+  const std::vector<UsedDictionary> used = used_dictionaries(batch.columns());
+  ASSERT_EQ(used.size(), 3u);
+  // The inner dictionary comes before the outer one, whose values refer to it.
+  EXPECT_EQ(used[0].position, 1u);
+  EXPECT_EQ(used[0].values.data(), inner_values.data()->dictionary);
+  EXPECT_EQ(used[1].position, 0u);
+  EXPECT_EQ(used[1].values.data(), outer_array.data()->dictionary);
+  EXPECT_EQ(used[2].position, 2u);
+  EXPECT_EQ(used[2].values.data(), plain.data()->dictionary);
+}
+
 // --- layout of what is written ------------------------------------------------------------
 
 TEST(BodyEncoding, LeavesOutValidityWithoutNulls) {
