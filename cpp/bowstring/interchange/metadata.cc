@@ -1120,7 +1120,11 @@ Footer decode_footer(const uint8_t* data, int64_t size) {
   });
   const fb::Footer* fb_footer = fb::GetFooter(aligned.data());
   Footer footer;
-  footer.version = decode_version(fb_footer->version(), "file footer");
+  // Some writers (Arrow 0.14 among them) left the footer's version at its default, V1; the
+  // version that matters is each message's own, checked when the message is read.
+  const fb::MetadataVersion version = fb_footer->version();
+  const bool old = version >= fb::MetadataVersion::V1 && version < fb::MetadataVersion::V4;
+  footer.version = old ? MetadataVersion::kV4 : decode_version(version, "file footer");
   DecodeBudget budget(size);
   footer.schema = SchemaDecoder("footer schema", budget).decode(fb_footer->schema());
   footer.dictionaries = decode_blocks(fb_footer->dictionaries(), "footer dictionary block");

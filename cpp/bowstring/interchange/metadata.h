@@ -38,6 +38,8 @@ MessageHeader decode_message(const uint8_t* data, int64_t size);
 /// Flatbuffer bytes of an IPC file footer.
 std::shared_ptr<Buffer> encode_footer(const Footer& footer);
 /// Verifies and decodes an IPC file footer; throws `FormatError` as `decode_message` does.
+/// A footer version older than V4 (left at its default by Arrow 0.14 and others) reads as V4:
+/// the versions that count are the messages' own.
 Footer decode_footer(const uint8_t* data, int64_t size);
 
 }  // namespace bowstring::ipc

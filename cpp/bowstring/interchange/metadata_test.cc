@@ -134,6 +134,21 @@ TEST(MetadataSchemaTest, RoundTripsNestedTypesWithChildNames) {
   }
 }
 
+TEST(MetadataSchemaTest, KeepsTheNamesOfMapAndListChildren) {
+  const TypePtr pairs = std::make_shared<MapType>(
+      field("pairs", struct_({field("k", utf8(), false), field("v", int8(), false)}), false), true);
+  const SchemaHeader decoded =
+      round_trip(schema({field("m", pairs), field("l", large_list(field("element", int8())))}));
+  const auto& map_type = type_cast<MapType>(*decoded.schema->field(0)->type());
+  EXPECT_EQ(map_type.entries_field()->name(), "pairs");
+  EXPECT_EQ(map_type.key_field()->name(), "k");
+  EXPECT_EQ(map_type.item_field()->name(), "v");
+  EXPECT_FALSE(map_type.item_field()->nullable());
+  EXPECT_TRUE(map_type.keys_sorted());
+  EXPECT_EQ(type_cast<ListType>(*decoded.schema->field(1)->type()).value_field()->name(),
+            "element");
+}
+
 TEST(MetadataSchemaTest, RoundTripsMetadataAndEmptySchemas) {
   expect_round_trip(schema({}));
   expect_round_trip(schema({}, {{"k", "v"}}));
