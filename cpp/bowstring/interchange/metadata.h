@@ -18,19 +18,28 @@ namespace bowstring::ipc {
 /// 0, 1, 2...
 std::vector<DictionaryField> number_dictionaries(const Schema& schema);
 
-/// Flatbuffer bytes (no framing) of a Schema message; `schema.dictionaries` gives the ids.
+/// Flatbuffer bytes (no framing) of a Schema message. `schema.dictionaries` gives the ids, one
+/// entry per dictionary-encoded field in the order of `number_dictionaries`; when it is empty the
+/// schema's dictionaries are numbered by `number_dictionaries`. Extension types are written as
+/// their storage type with `ARROW:extension:name` / `ARROW:extension:metadata` field metadata.
+/// Throws `InvalidArgument` when the ids do not match the schema, `NotImplemented` for what IPC
+/// cannot hold (a dictionary of dictionaries, an extension type stored as a dictionary).
 std::shared_ptr<Buffer> encode_schema_message(const SchemaHeader& schema);
 std::shared_ptr<Buffer> encode_record_batch_message(const RecordBatchHeader& header,
                                                     int64_t body_length);
 std::shared_ptr<Buffer> encode_dictionary_batch_message(const DictionaryBatchHeader& header,
                                                         int64_t body_length);
-/// Verifies and decodes a Message flatbuffer. Throws `FormatError` for anything malformed or
-/// unsupported (including big-endian data), saying what.
+/// Verifies and decodes a Message flatbuffer (any alignment; copied when not 8-byte aligned).
+/// Throws `FormatError` for anything malformed or unsupported (big-endian data, metadata
+/// versions before V4, tensors), saying what and where ("schema field 0 'a' child 1 'b': ...").
+/// Record batch buffers are checked to lie inside the message's body length.
 MessageHeader decode_message(const uint8_t* data, int64_t size);
 
 /// Flatbuffer bytes of an IPC file footer.
 std::shared_ptr<Buffer> encode_footer(const Footer& footer);
 /// Verifies and decodes an IPC file footer; throws `FormatError` as `decode_message` does.
+/// A footer version older than V4 (left at its default by Arrow 0.14 and others) reads as V4:
+/// the versions that count are the messages' own.
 Footer decode_footer(const uint8_t* data, int64_t size);
 
 }  // namespace bowstring::ipc
