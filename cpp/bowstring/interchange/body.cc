@@ -403,25 +403,26 @@ class BodyEncoder {
 
 /// One buffer of a compressed body: the uncompressed length (int64, little endian) and the
 /// compressed bytes, or -1 and the raw bytes when compressing does not make it smaller.
+/// Compresses into `scratch` (codecs ask for room well beyond what small buffers need), then
+/// copies the result into a buffer of its exact size.
 std::shared_ptr<const Buffer> compress_buffer(Codec& codec, const Buffer& buffer,
-                                              Allocator* allocator) {
+                                              MutableBuffer& scratch, Allocator* allocator) {
   constexpr int64_t kPrefix = 8;
   const int64_t size = buffer.size();
-  const int64_t bound = codec.max_compressed_size(size);
-  MutableBuffer out(kPrefix + std::max(bound, size), allocator);
-  const int64_t compressed =
-      codec.compress(buffer.data(), size, out.mutable_data() + kPrefix, out.size() - kPrefix);
+  const int64_t room = std::max(codec.max_compressed_size(size), size);
+  if (scratch.size() < kPrefix + room) {
+    scratch.resize(kPrefix + room);
+  }
+  uint8_t* out = scratch.mutable_data();
   int64_t prefix = size;
-  int64_t stored = compressed;
-  if (compressed >= size) {
+  int64_t stored = codec.compress(buffer.data(), size, out + kPrefix, room);
+  if (stored >= size) {
     prefix = -1;
     stored = size;
-    std::memcpy(out.mutable_data() + kPrefix, buffer.data(), static_cast<size_t>(size));
+    std::memcpy(out + kPrefix, buffer.data(), static_cast<size_t>(size));
   }
-  std::memcpy(out.mutable_data(), &prefix, sizeof(prefix));
-  out.resize(kPrefix + stored);
-  out.shrink_to_fit();
-  return out.finish();
+  std::memcpy(out, &prefix, sizeof(prefix));
+  return Buffer::copy_of(out, kPrefix + stored, allocator);
 }
 
 // --- decoding -----------------------------------------------------------------------------
@@ -674,16 +675,30 @@ class BodyDecoder {
                       std::to_string(std::min(options_.max_decompressed_size, kMaxBufferSize)) +
                       " bytes");
     }
-    MutableBuffer out(options_.allocator);
-    out.resize(uncompressed);
+    // Neither codec expands a frame by more than this (zstd's best, a run-length block, turns
+    // 4 bytes into 128 KiB; LZ4 stays below 256x), so a larger claim is a lie, refused before
+    // it can make us allocate.
+    constexpr int64_t kMaxExpansion = 65536;
+    if ((uncompressed - kMaxExpansion) / kMaxExpansion > frame_size) {
+      fail_buffer(path, index, role,
+                  "claimed uncompressed length " + std::to_string(uncompressed) +
+                      " is more than any codec expands a " + std::to_string(frame_size) +
+                      "-byte frame to");
+    }
+    // Adopted at once so that a failing decompression frees it; not zeroed, as it is about to
+    // be overwritten.
+    const int64_t capacity = padded_size(uncompressed);
+    uint8_t* bytes = options_.allocator->allocate(capacity);
+    std::shared_ptr<Buffer> out = Buffer::adopt(options_.allocator, bytes, uncompressed, capacity);
+    std::memset(bytes + uncompressed, 0, static_cast<size_t>(capacity - uncompressed));
     if (uncompressed > 0) {
       try {
-        codec_->decompress(frame, frame_size, out.mutable_data(), uncompressed);
+        codec_->decompress(frame, frame_size, bytes, uncompressed);
       } catch (const FormatError& error) {
         fail_buffer(path, index, role, error.what());
       }
     }
-    return out.finish();
+    return out;
   }
 
   [[noreturn]] void fail_buffer(const std::string& path, size_t index, const std::string& role,
@@ -764,6 +779,7 @@ EncodedBody encode_body(const std::vector<Array>& columns, int64_t length,
   body.header.compression = options.compression;
   body.buffers = encoder.take_buffers();
   std::unique_ptr<Codec> codec;
+  MutableBuffer scratch(options.allocator);
   if (options.compression != Compression::kNone) {
     codec = Codec::make(options.compression, options.compression_level);
   }
@@ -771,7 +787,7 @@ EncodedBody encode_body(const std::vector<Array>& columns, int64_t length,
   body.header.buffers.reserve(body.buffers.size());
   for (std::shared_ptr<const Buffer>& buffer : body.buffers) {
     if (codec != nullptr && buffer->size() > 0) {
-      buffer = compress_buffer(*codec, *buffer, options.allocator);
+      buffer = compress_buffer(*codec, *buffer, scratch, options.allocator);
     }
     body.header.buffers.push_back({offset, buffer->size()});
     offset += bit_util::round_up(buffer->size(), 8);

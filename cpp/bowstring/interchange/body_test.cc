@@ -476,6 +476,102 @@ TEST(BodyEncoding, RefusesMalformedArrays) {
               HasSubstr("column 0 cannot be written"));
 }
 
+// --- compression ------------------------------------------------------------------------
+
+TEST(BodyCompression, EverySampleArrayWithEveryCodec) {
+  for (const Compression compression : {Compression::kLz4Frame, Compression::kZstd}) {
+    WriteOptions options;
+    options.compression = compression;
+    for (const auto& [name, sample] : testing::sample_arrays()) {
+      SCOPED_TRACE(name + " " + std::string(compression_name(compression)));
+      const RecordBatch batch = batch_of({{"column", repeated(sample, 40).slice(3)}});
+      const EncodedBatch encoded = encode_batch(batch, options);
+      EXPECT_EQ(encoded.batch.header.compression, compression);
+      EXPECT_TRUE(decode_batch(batch.schema(), encoded).equals(batch));
+    }
+  }
+}
+
+int64_t prefix_of(const Buffer& buffer) {
+  int64_t prefix;
+  std::memcpy(&prefix, buffer.data(), sizeof(prefix));
+  return prefix;
+}
+
+TEST(BodyCompression, StoresIncompressibleBuffersRawAndEmptyOnesEmpty) {
+  std::vector<std::optional<int64_t>> noise;
+  uint64_t state = 88172645463325252ULL;
+  for (int i = 0; i < 64; ++i) {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    noise.push_back(static_cast<int64_t>(state));
+  }
+  std::vector<std::optional<int64_t>> zeros(4096, int64_t{0});
+  WriteOptions options;
+  options.compression = Compression::kZstd;
+  const EncodedBody body =
+      encode_body({testing::int64s(noise), testing::int64s(zeros).slice(0, 64)}, 64, options);
+  ASSERT_EQ(body.buffers.size(), 4u);
+  // No nulls: the validity buffers stay empty, without a length prefix.
+  EXPECT_EQ(body.buffers[0]->size(), 0);
+  EXPECT_EQ(body.buffers[2]->size(), 0);
+  // Random values do not shrink: stored as they are after the -1 prefix.
+  ASSERT_EQ(body.buffers[1]->size(), 8 + 64 * 8);
+  EXPECT_EQ(prefix_of(*body.buffers[1]), -1);
+  // Zeros do.
+  EXPECT_LT(body.buffers[3]->size(), 64 * 8);
+  EXPECT_EQ(prefix_of(*body.buffers[3]), 64 * 8);
+
+  const RecordBatch batch =
+      batch_of({{"noise", testing::int64s(noise)}, {"zeros", testing::int64s(zeros).slice(0, 64)}});
+  const RecordBatch read = decode_record_batch(batch.schema(), body.header, assemble(body),
+                                               DictionaryMemo({}), {}, "record batch");
+  EXPECT_TRUE(read.equals(batch));
+}
+
+TEST(BodyCompression, RefusesBadPrefixesAndFrames) {
+  const Array ints = testing::int64s(std::vector<std::optional<int64_t>>(512, int64_t{7}));
+  const SchemaPtr ints_schema = batch_of({{"i", ints}}).schema();
+  WriteOptions options;
+  options.compression = Compression::kLz4Frame;
+  const EncodedBody body = encode_body({ints}, 512, options);
+  ASSERT_EQ(prefix_of(*body.buffers[1]), 512 * 8);
+  const auto decode_error = [&](const std::shared_ptr<const Buffer>& values,
+                                const ReadOptions& read_options) {
+    EncodedBody changed = body;
+    changed.buffers[1] = values;
+    changed.header.buffers[1].length = values->size();
+    return error_message<FormatError>([&] {
+      decode_record_batch(ints_schema, changed.header, assemble(changed), DictionaryMemo({}),
+                          read_options, "message 1");
+    });
+  };
+  const auto with_prefix = [&](int64_t prefix) {
+    BufferBuilder bytes;
+    bytes.append(body.buffers[1]->data(), body.buffers[1]->size());
+    std::memcpy(bytes.mutable_data(), &prefix, sizeof(prefix));
+    return std::shared_ptr<const Buffer>(bytes.finish());
+  };
+  EXPECT_THAT(decode_error(Buffer::copy_of("1234", 4), {}),
+              HasSubstr("message 1: field 'i': buffer 1 (values): compressed buffer has 4 bytes, "
+                        "fewer than its 8-byte length prefix"));
+  EXPECT_THAT(decode_error(with_prefix(-2), {}),
+              HasSubstr("claimed uncompressed length -2 is negative"));
+  EXPECT_THAT(decode_error(with_prefix(int64_t{1} << 40), {}),
+              HasSubstr("claimed uncompressed length 1099511627776 is more than any codec"));
+  ReadOptions small;
+  small.max_decompressed_size = 1000;
+  EXPECT_THAT(decode_error(body.buffers[1], small),
+              HasSubstr("claimed uncompressed length 4096 is negative or larger than the limit "
+                        "of 1000 bytes"));
+  EXPECT_THAT(decode_error(with_prefix(4095), {}), HasSubstr("field 'i': buffer 1 (values): "));
+  BufferBuilder garbage;
+  garbage.append(body.buffers[1]->data(), 8);
+  garbage.append_fill(32, 0xAB);
+  EXPECT_THAT(decode_error(garbage.finish(), {}), HasSubstr("field 'i': buffer 1 (values): "));
+}
+
 // --- zero copy and alignment --------------------------------------------------------------
 
 bool points_into(const Buffer& buffer, const Buffer& body) {
