@@ -53,7 +53,7 @@ class MessageWriter {
         schema_(std::move(schema)),
         options_(options),
         file_(file),
-        dictionaries_(number_dictionaries(*schema_)),
+        dictionaries_(number_dictionaries(checked_schema(schema_))),
         dictionary_paths_(dictionary_field_paths(*schema_)),
         last_dictionaries_(dictionaries_.size()) {
     if (sink_ == nullptr) {
@@ -146,6 +146,13 @@ class MessageWriter {
   bool close() { return !std::exchange(closed_, true); }
 
  private:
+  static const Schema& checked_schema(const SchemaPtr& schema) {
+    if (schema == nullptr) {
+      throw InvalidArgument("an IPC writer needs a schema");
+    }
+    return *schema;
+  }
+
   void write_dictionary(size_t position, Array values, bool delta) {
     std::optional<Array>& last = last_dictionaries_[position];
     const Array sent = delta ? values.slice(last->length()) : values;

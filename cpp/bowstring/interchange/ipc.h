@@ -51,8 +51,11 @@ struct ReadOptions {
 
 /// Counters of what a writer or reader has handled so far.
 struct IpcStats {
+  /// Every message, the schema message of a stream included (not the end-of-stream marker).
   int64_t messages = 0;
   int64_t record_batches = 0;
+  /// Every dictionary batch; of them, the deltas and those that replaced a dictionary sent
+  /// before (the first dictionary of a field is neither).
   int64_t dictionary_batches = 0;
   int64_t dictionary_deltas = 0;
   int64_t dictionary_replacements = 0;
@@ -74,7 +77,9 @@ class StreamWriter {
   void write(const RecordBatch& batch);
   /// Every batch of the table, zero-copy (see `Table::to_batches`).
   void write(const Table& table);
-  /// Writes the end-of-stream marker and flushes the sink (the sink itself stays open).
+  /// Writes the end-of-stream marker and flushes the sink (the sink itself stays open). Further
+  /// writes throw `InvalidArgument`; closing again does nothing. A writer destroyed unclosed
+  /// leaves the stream without its marker (readers take the end of the input as the end).
   void close();
   const IpcStats& stats() const;
 
@@ -95,7 +100,8 @@ class FileWriter {
 
   void write(const RecordBatch& batch);
   void write(const Table& table);
-  /// Writes the footer and trailing magic and flushes the sink.
+  /// Writes the end-of-stream marker, the footer and the trailing magic and flushes the sink.
+  /// Without it the file is incomplete and cannot be read.
   void close();
   const IpcStats& stats() const;
 
