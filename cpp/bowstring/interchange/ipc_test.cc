@@ -654,6 +654,12 @@ TEST(IpcMalformed, BadMagicAndFooterLength) {
                 HasSubstr("footer length " + std::to_string(length)));
   }
   EXPECT_THAT(open_error(Buffer::copy_of("ARROW1", 6)), HasSubstr("an IPC file has at least"));
+  int32_t footer_length;
+  std::memcpy(&footer_length, file->data() + file->size() - 10, sizeof(footer_length));
+  const std::vector<uint8_t> garbage(static_cast<size_t>(footer_length), 0xFF);
+  EXPECT_THAT(
+      open_error(changed(file->size() - 10 - footer_length, garbage.data(), garbage.size())),
+      HasSubstr("IPC file footer: "));
   EXPECT_THAT(error_message<FormatError>([] { read_stream_batches(Buffer::copy_of("", 0)); }),
               HasSubstr("the IPC stream is empty"));
 }
