@@ -113,7 +113,6 @@ class FdOutputStream : public OutputStream {
   enum class Kind { kFile, kPipe, kSocket };
 
   void write_fully(const uint8_t* data, int64_t size);
-  void write_to_pipe(const uint8_t* data, int64_t size);
   void check_open() const;
 
   int fd_;
