@@ -10,6 +10,7 @@
 
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -40,8 +41,27 @@ struct PyField {
 struct PySchema {
   SchemaPtr schema;
 };
+// Readers are read with the GIL released, so two Python threads may call one at once; this
+// makes them take turns (a C stream, for one, is not thread safe).
+class SerializedReader final : public RecordBatchReader {
+ public:
+  explicit SerializedReader(std::unique_ptr<RecordBatchReader> reader)
+      : reader_(std::move(reader)) {}
+  SchemaPtr schema() const override { return reader_->schema(); }
+  std::optional<RecordBatch> next() override {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return reader_->next();
+  }
+
+ private:
+  std::unique_ptr<RecordBatchReader> reader_;
+  std::mutex mutex_;
+};
+
 // A reader is single-use: exporting it through `__arrow_c_stream__` moves it out.
 struct PyRecordBatchReader {
+  explicit PyRecordBatchReader(std::unique_ptr<RecordBatchReader> source)
+      : reader(std::make_shared<SerializedReader>(std::move(source))) {}
   std::shared_ptr<RecordBatchReader> reader;
 };
 
@@ -481,7 +501,8 @@ void bind_interchange(nb::module_& module) {
             return self.schema->equals(*other.schema);
           },
           nb::is_operator())
-      .def("__repr__", [](const PySchema& self) { return self.schema->to_string(); })
+      .def("__repr__",
+           [](const PySchema& self) { return "bowstring.Schema\n" + self.schema->to_string(); })
       .def(
           "__arrow_c_schema__", [](const PySchema& self) { return schema_capsule(*self.schema); },
           "Exports the schema as a PyCapsule holding an ArrowSchema (a struct type).");
@@ -738,8 +759,8 @@ void bind_interchange(nb::module_& module) {
       .def(
           "to_reader",
           [](const Table& self, std::optional<int64_t> max_chunksize) {
-            return PyRecordBatchReader{
-                std::make_shared<TableBatchReader>(self, max_chunksize.value_or(0))};
+            return PyRecordBatchReader(
+                std::make_unique<TableBatchReader>(self, max_chunksize.value_or(0)));
           },
           "max_chunksize"_a = nb::none(), "A RecordBatchReader over the table's batches.")
       .def(
@@ -796,7 +817,7 @@ void bind_interchange(nb::module_& module) {
       .def(
           "__init__",
           [](PyRecordBatchReader* self, nb::handle object) {
-            new (self) PyRecordBatchReader{reader_from(object, "RecordBatchReader")};
+            new (self) PyRecordBatchReader(reader_from(object, "RecordBatchReader"));
           },
           "source"_a)
       .def_prop_ro("schema",
