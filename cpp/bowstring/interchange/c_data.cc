@@ -93,35 +93,46 @@ char unit_letter(TimeUnit unit) {
   return 'n';
 }
 
+// The types whose format is one character.
+struct PrimitiveCode {
+  char code;
+  TypeId id;
+};
+constexpr PrimitiveCode kPrimitiveCodes[] = {
+    {'n', TypeId::kNull},    {'b', TypeId::kBoolean},     {'c', TypeId::kInt8},
+    {'C', TypeId::kUInt8},   {'s', TypeId::kInt16},       {'S', TypeId::kUInt16},
+    {'i', TypeId::kInt32},   {'I', TypeId::kUInt32},      {'l', TypeId::kInt64},
+    {'L', TypeId::kUInt64},  {'e', TypeId::kFloat16},     {'f', TypeId::kFloat32},
+    {'g', TypeId::kFloat64}, {'u', TypeId::kString},      {'U', TypeId::kLargeString},
+    {'z', TypeId::kBinary},  {'Z', TypeId::kLargeBinary},
+};
+
+/// The one-character format of `id`, or '\0' when its format is longer.
+char code_of_primitive(TypeId id) {
+  for (const PrimitiveCode& entry : kPrimitiveCodes) {
+    if (entry.id == id) {
+      return entry.code;
+    }
+  }
+  return '\0';
+}
+
+/// The type of a one-character format, or nullptr.
+TypePtr primitive_of_code(char code) {
+  for (const PrimitiveCode& entry : kPrimitiveCodes) {
+    if (entry.code == code) {
+      return primitive(entry.id);
+    }
+  }
+  return nullptr;
+}
+
 // The format string of a type that is neither an extension nor a dictionary.
 std::string format_of(const DataType& type) {
+  if (const char code = code_of_primitive(type.id()); code != '\0') {
+    return std::string(1, code);
+  }
   switch (type.id()) {
-    case TypeId::kNull:
-      return "n";
-    case TypeId::kBoolean:
-      return "b";
-    case TypeId::kInt8:
-      return "c";
-    case TypeId::kUInt8:
-      return "C";
-    case TypeId::kInt16:
-      return "s";
-    case TypeId::kUInt16:
-      return "S";
-    case TypeId::kInt32:
-      return "i";
-    case TypeId::kUInt32:
-      return "I";
-    case TypeId::kInt64:
-      return "l";
-    case TypeId::kUInt64:
-      return "L";
-    case TypeId::kFloat16:
-      return "e";
-    case TypeId::kFloat32:
-      return "f";
-    case TypeId::kFloat64:
-      return "g";
     case TypeId::kDecimal32:
     case TypeId::kDecimal64:
     case TypeId::kDecimal128:
@@ -154,14 +165,6 @@ std::string format_of(const DataType& type) {
       return "tiD";
     case TypeId::kIntervalMonthDayNano:
       return "tin";
-    case TypeId::kString:
-      return "u";
-    case TypeId::kLargeString:
-      return "U";
-    case TypeId::kBinary:
-      return "z";
-    case TypeId::kLargeBinary:
-      return "Z";
     case TypeId::kStringView:
       return "vu";
     case TypeId::kBinaryView:
@@ -193,8 +196,7 @@ std::string format_of(const DataType& type) {
     }
     case TypeId::kRunEndEncoded:
       return "+r";
-    case TypeId::kDictionary:
-    case TypeId::kExtension:
+    default:
       break;
   }
   throw InvalidArgument("no C data interface format for type " + type.to_string());
@@ -615,83 +617,36 @@ class FormatParser {
     }
     ParsedFormat parsed;
     const char first = next();
-    switch (first) {
-      case 'n':
-        parsed.type = null();
-        break;
-      case 'b':
-        parsed.type = boolean();
-        break;
-      case 'c':
-        parsed.type = int8();
-        break;
-      case 'C':
-        parsed.type = uint8();
-        break;
-      case 's':
-        parsed.type = int16();
-        break;
-      case 'S':
-        parsed.type = uint16();
-        break;
-      case 'i':
-        parsed.type = int32();
-        break;
-      case 'I':
-        parsed.type = uint32();
-        break;
-      case 'l':
-        parsed.type = int64();
-        break;
-      case 'L':
-        parsed.type = uint64();
-        break;
-      case 'e':
-        parsed.type = float16();
-        break;
-      case 'f':
-        parsed.type = float32();
-        break;
-      case 'g':
-        parsed.type = float64();
-        break;
-      case 'u':
-        parsed.type = utf8();
-        break;
-      case 'U':
-        parsed.type = large_utf8();
-        break;
-      case 'z':
-        parsed.type = binary();
-        break;
-      case 'Z':
-        parsed.type = large_binary();
-        break;
-      case 'v': {
-        const char kind = next();
-        if (kind != 'u' && kind != 'z') {
-          fail_back("expected 'u' or 'z' after 'v'");
+    if (const TypePtr type = primitive_of_code(first)) {
+      parsed.type = type;
+    } else {
+      switch (first) {
+        case 'v': {
+          const char kind = next();
+          if (kind != 'u' && kind != 'z') {
+            fail_back("expected 'u' or 'z' after 'v'");
+          }
+          parsed.type = kind == 'u' ? utf8_view() : binary_view();
+          break;
         }
-        parsed.type = kind == 'u' ? utf8_view() : binary_view();
-        break;
+        case 'd':
+          parsed.type = parse_decimal();
+          break;
+        case 'w': {
+          expect(':');
+          const int32_t width = parse_int32("the byte width");
+          parsed.type = make_type(path_, [&] { return fixed_size_binary(width); });
+          break;
+        }
+        case 't':
+          parsed.type = parse_temporal();
+          break;
+        case '+':
+          parse_nested(parsed);
+          break;
+        default:
+          fail_back("unknown format");
       }
-      case 'd':
-        parsed.type = parse_decimal();
-        break;
-      case 'w': {
-        expect(':');
-        const int32_t width = parse_int32("the byte width");
-        parsed.type = make_type(path_, [&] { return fixed_size_binary(width); });
-        break;
-      }
-      case 't':
-        parsed.type = parse_temporal();
-        break;
-      case '+':
-        parse_nested(parsed);
-        break;
-      default:
-        fail_back("unknown format");
     }
     if (parsed.type != nullptr) {
       parsed.id = parsed.type->id();
@@ -1071,6 +1026,9 @@ SchemaPtr read_schema_at(const ArrowSchema& schema, const std::string& path) {
   if (schema.n_children < 0 || (schema.n_children > 0 && schema.children == nullptr)) {
     throw FormatError(path + " has " + std::to_string(schema.n_children) +
                       " children and a children pointer that does not match");
+  }
+  if (schema.dictionary != nullptr) {
+    throw FormatError(path + " is a schema (a struct type) but has a dictionary");
   }
   FieldVector fields;
   fields.reserve(static_cast<size_t>(schema.n_children));

@@ -513,16 +513,17 @@ struct CountingProducer {
 TEST(CDataRelease, ImportReleasesOnceWhenTheLastBufferGoes) {
   CountingProducer producer;
   ArrowArray c_array = producer.make();
-  {
-    const Array imported = import_array(&c_array, int32());
-    EXPECT_EQ(c_array.release, nullptr);
-    EXPECT_EQ(imported.data()->buffers[1]->data(),
-              reinterpret_cast<const uint8_t*>(producer.values.data()));
-    const Array slice = imported.slice(1, 2);
-    const std::shared_ptr<Buffer> values = imported.data()->buffers[1];
-    { const Array dropped = imported; }
-    EXPECT_EQ(producer.releases, 0);
-  }
+  std::optional<Array> imported = import_array(&c_array, int32());
+  EXPECT_EQ(c_array.release, nullptr);
+  EXPECT_EQ(imported->data()->buffers[1]->data(),
+            reinterpret_cast<const uint8_t*>(producer.values.data()));
+  std::optional<Array> slice = imported->slice(1, 2);
+  std::shared_ptr<Buffer> values = imported->data()->buffers[1];
+  imported.reset();
+  slice.reset();
+  // One buffer still uses the producer's memory.
+  EXPECT_EQ(producer.releases, 0);
+  values.reset();
   EXPECT_EQ(producer.releases, 1);
 }
 
