@@ -348,6 +348,40 @@ def test_types_fields_and_schemas_round_trip() -> None:
     assert bowstring.Schema(schema.__arrow_c_schema__()) == ours_schema
 
 
+class RationalType(pa.ExtensionType):
+    """A Python-defined extension type with serialized parameters."""
+
+    def __init__(self, reduced: bool = True) -> None:
+        self.reduced = reduced
+        storage = pa.struct([("numerator", pa.int64()), ("denominator", pa.int64())])
+        super().__init__(storage, "bowstring.test.rational")
+
+    def __arrow_ext_serialize__(self) -> bytes:
+        return b"reduced" if self.reduced else b"raw"
+
+    @classmethod
+    def __arrow_ext_deserialize__(cls, storage_type: pa.DataType, serialized: bytes) -> Any:
+        return cls(serialized == b"reduced")
+
+
+def test_python_extension_types_keep_their_parameters(rng: np.random.Generator) -> None:
+    type_ = RationalType(reduced=False)
+    pa.register_extension_type(type_)
+    try:
+        storage = random_array(type_.storage_type, ROWS, rng)
+        array = pa.ExtensionArray.from_storage(type_, storage)
+        ours, back = round_trip(array.slice(3))
+        assert ours.type.id == "extension"
+        assert "bowstring.test.rational" in str(ours.type)
+        assert isinstance(back.type, RationalType) and not back.type.reduced
+        assert back.equals(array.slice(3))
+        field = bowstring.Field(pa.field("ratio", type_, metadata={"note": "kept"}))
+        assert field.metadata == {b"note": b"kept"}
+        assert pa.field(field).type == type_
+    finally:
+        pa.unregister_extension_type("bowstring.test.rational")
+
+
 def table_of_three_batches() -> pa.Table:
     schema = pa.schema([("id", pa.int64()), ("name", pa.string())], metadata={"k": "v"})
     batches = [

@@ -70,7 +70,6 @@ class Owned {
     }
   }
   Struct& get() { return value_; }
-  const Struct& get() const { return value_; }
 
  private:
   Struct value_;
