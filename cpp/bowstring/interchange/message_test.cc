@@ -258,6 +258,10 @@ TEST(MessageFramingTest, RefusesNegativeLengthsAndBadMetadata) {
       error_message<FormatError>([&] { reader_of(Buffer::copy_of(junk.data(), 24)).next(); });
   EXPECT_EQ(error.rfind("message 0: message metadata (16 bytes) is not a valid flatbuffer", 0), 0)
       << error;
+  // The reader stays failed: it no longer knows where the next message starts.
+  MessageReader failed = reader_of(Buffer::copy_of(junk.data(), 24));
+  EXPECT_THROW(failed.next(), FormatError);
+  EXPECT_EQ(error_message<FormatError>([&] { failed.next(); }), error);
   // A hostile length does not make the reader reserve memory it never receives.
   const int32_t huge[2] = {-1, 0x7FFFFFF8};
   EXPECT_EQ(error_message<FormatError>([&] { reader_of(Buffer::copy_of(huge, 8)).next(); }),

@@ -732,6 +732,35 @@ TEST(MetadataMalformedTest, RefusesDeepNesting) {
             std::string::npos);
 }
 
+TEST(MetadataMalformedTest, RefusesSharedPartsThatExpandBeyondTheMessage) {
+  {
+    // A field referenced a thousand times by a struct that is itself referenced a thousand
+    // times: a few kilobytes claiming a million fields.
+    RawSchema raw;
+    const auto leaf = raw.int_field("x");
+    const auto wide = raw.field("wide", fb::Type::Struct_, fb::CreateStruct_(raw.builder).Union(),
+                                std::vector(1000, leaf));
+    const auto top = raw.field("top", fb::Type::Struct_, fb::CreateStruct_(raw.builder).Union(),
+                               std::vector(1000, wide));
+    const auto message = raw.finish({top});
+    EXPECT_LT(message->size(), 16 * 1024);
+    EXPECT_NE(decode_error(message).find("more tables than its size allows"), std::string::npos);
+  }
+  {
+    // Few tables, but each of a thousand fields names itself with the same 100 kB string.
+    RawSchema raw;
+    const auto name = raw.builder.CreateString(std::string(100'000, 'x'));
+    const auto type = fb::CreateInt(raw.builder, 32, true).Union();
+    std::vector<flatbuffers::Offset<fb::Field>> fields;
+    for (int i = 0; i < 1000; ++i) {
+      fields.push_back(fb::CreateField(raw.builder, name, true, fb::Type::Int, type));
+    }
+    const auto message = raw.finish(fields);
+    EXPECT_LT(message->size(), 200'000);
+    EXPECT_NE(decode_error(message).find("referenced many times over"), std::string::npos);
+  }
+}
+
 TEST(MetadataMalformedTest, RefusesGarbage) {
   EXPECT_NE(error_message<FormatError>([] { decode_message(nullptr, 0); }).find("empty"),
             std::string::npos);
