@@ -7,6 +7,7 @@ VENV := $(ROOT)/.venv
 PY := $(VENV)/bin/python
 BUILD ?= $(ROOT)/build
 SANITIZE_BUILD := $(ROOT)/build-sanitize
+FUZZ_BUILD := $(ROOT)/build-fuzz
 JOBS ?= $(shell nproc)
 APT_PACKAGES := g++ make libgtest-dev libgmock-dev libbenchmark-dev libmimalloc-dev libjemalloc-dev \
 	clang-format clang-tidy flatbuffers-compiler libflatbuffers-dev liblz4-dev libzstd-dev \
@@ -15,8 +16,10 @@ VENV_STAMP := $(VENV)/.requirements-$(shell cat requirements.txt | md5sum | cut 
 CMAKE := $(VENV)/bin/cmake
 CMAKE_FLAGS := -G Ninja -DCMAKE_MAKE_PROGRAM=$(VENV)/bin/ninja -DPython_EXECUTABLE=$(PY)
 CXX_SOURCES = $(shell git ls-files 'cpp/*.h' 'cpp/*.cc' 'bench/*.cc' 'examples/*.cc' 'python/src/*.cc')
+# Fuzz targets are formatted with the rest but only compiled in the fuzzing build.
+FUZZ_SOURCES = $(shell git ls-files 'fuzz/*.h' 'fuzz/*.cc')
 
-.PHONY: all setup apt venv build test test-cpp test-python demo bench format format-check tidy sanitize clean
+.PHONY: all setup apt venv build test test-cpp test-python demo bench format format-check tidy sanitize fuzz clean
 
 all: build
 
@@ -61,10 +64,10 @@ bench: build
 	$(PY) bench/builders.py $(BUILD)
 
 format: setup
-	clang-format -i $(CXX_SOURCES)
+	clang-format -i $(CXX_SOURCES) $(FUZZ_SOURCES)
 
 format-check: setup
-	clang-format --dry-run --Werror $(CXX_SOURCES)
+	clang-format --dry-run --Werror $(CXX_SOURCES) $(FUZZ_SOURCES)
 
 tidy: build
 	clang-tidy -p $(BUILD) --quiet $(filter %.cc,$(CXX_SOURCES))
@@ -77,5 +80,45 @@ sanitize: setup
 	cd $(SANITIZE_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  $(VENV)/bin/ctest --output-on-failure -j $(JOBS)
 
+# libFuzzer with ASan and UBSan, built by clang into build-fuzz/ (the library and fuzz/ only).
+# Each fuzz/<name>_fuzzer.cc runs for FUZZ_SECONDS on the corpus build-fuzz/corpus/<name>, which
+# keeps what earlier runs found and is first topped up with the files in fuzz/seeds/<name>/ (if
+# that directory exists) and with what build-fuzz/fuzz/<name>_seeds writes into it (if
+# fuzz/<name>_seeds.cc exists: a program taking the corpus directory, for seeds such as our own
+# IPC streams). A libFuzzer dictionary fuzz/<name>.dict is used when present. Adding a fuzzer is
+# adding those files. FUZZERS picks some (`make fuzz FUZZERS=codec`), FUZZ_FLAGS passes more
+# libFuzzer flags. Any crash, sanitizer report, leak, input slower than FUZZ_TIMEOUT seconds or
+# allocation past libFuzzer's limit fails the target and leaves the input in
+# build-fuzz/crashes/<name>/; reproduce by running the fuzzer on that path. Buffers come from the
+# system allocator, which ASan watches (mimalloc it cannot).
+FUZZ_SECONDS ?= 60
+FUZZ_TIMEOUT ?= 10
+FUZZERS ?= $(patsubst fuzz/%_fuzzer.cc,%,$(wildcard fuzz/*_fuzzer.cc))
+FUZZ_FLAGS ?=
+
+fuzz: setup
+	@test -f $(FUZZ_BUILD)/build.ninja || CC=clang CXX=clang++ $(CMAKE) -S . -B $(FUZZ_BUILD) \
+	  $(CMAKE_FLAGS) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBOWSTRING_FUZZ=ON
+	$(CMAKE) --build $(FUZZ_BUILD) -j $(JOBS)
+	@failed=""; \
+	for name in $(FUZZERS); do \
+	  corpus=$(FUZZ_BUILD)/corpus/$$name; crashes=$(FUZZ_BUILD)/crashes/$$name; \
+	  stamp=$(FUZZ_BUILD)/crashes/.$$name.started; \
+	  mkdir -p $$corpus $$crashes && touch $$stamp || exit 1; \
+	  if [ -d fuzz/seeds/$$name ]; then cp fuzz/seeds/$$name/* $$corpus/ || exit 1; fi; \
+	  if [ -x $(FUZZ_BUILD)/fuzz/$${name}_seeds ]; then $(FUZZ_BUILD)/fuzz/$${name}_seeds $$corpus || exit 1; fi; \
+	  dict=""; if [ -f fuzz/$$name.dict ]; then dict=-dict=fuzz/$$name.dict; fi; \
+	  echo "== fuzzing $$name for $(FUZZ_SECONDS) s"; \
+	  if ! BOWSTRING_ALLOCATOR=system UBSAN_OPTIONS=print_stacktrace=1 \
+	      $(FUZZ_BUILD)/fuzz/$${name}_fuzzer -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) \
+	      -print_final_stats=1 -artifact_prefix=$$crashes/ $$dict $(FUZZ_FLAGS) $$corpus; then \
+	    failed="$$failed $$name"; \
+	    for input in $$(find $$crashes -type f -newer $$stamp); do \
+	      echo "$$name failed on $$input; reproduce: $(FUZZ_BUILD)/fuzz/$${name}_fuzzer $$input"; \
+	    done; \
+	  fi; \
+	done; \
+	if [ -n "$$failed" ]; then echo "fuzzers failed:$$failed"; exit 1; fi
+
 clean:
-	rm -rf $(BUILD) $(SANITIZE_BUILD)
+	rm -rf $(BUILD) $(SANITIZE_BUILD) $(FUZZ_BUILD)

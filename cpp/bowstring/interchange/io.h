@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bowstring/memory/allocator.h"
@@ -33,11 +34,14 @@ class OutputStream {
 class InputStream {
  public:
   virtual ~InputStream() = default;
-  /// Reads up to `size` bytes into `out`; returns how many, 0 only at the end of the stream.
+  /// Reads `size` bytes into `out`, or fewer at the end of the stream; returns how many (0 once
+  /// the stream is exhausted). Waits for more data rather than returning a short count early, so
+  /// a short count always means the end. A negative size throws `InvalidArgument`.
   virtual int64_t read(void* out, int64_t size) = 0;
   /// The next `size` bytes, or fewer at the end of the stream. Memory-backed streams return a
-  /// zero-copy slice. Never allocates more than the bytes actually available, so a hostile
-  /// length cannot make it reserve huge amounts of memory up front.
+  /// zero-copy slice. Never allocates much more than the bytes actually received, so a hostile
+  /// length cannot make it reserve huge amounts of memory up front. A negative size throws
+  /// `InvalidArgument`.
   virtual std::shared_ptr<Buffer> read_buffer(int64_t size) = 0;
   /// Number of bytes consumed so far.
   virtual int64_t position() const = 0;
@@ -60,6 +64,7 @@ class RandomAccessSource {
 class BufferOutputStream final : public OutputStream {
  public:
   explicit BufferOutputStream(Allocator* allocator = default_allocator());
+  using OutputStream::write;
   void write(const void* data, int64_t size) override;
   int64_t position() const override;
   /// The bytes written so far; the stream is empty afterwards.
@@ -72,28 +77,47 @@ class BufferOutputStream final : public OutputStream {
 /// Writes to a file descriptor (a file, pipe or socket), retrying on EINTR and partial writes,
 /// through a write buffer of `buffer_size` bytes (0: unbuffered). Writes at least as large as
 /// the buffer bypass it.
+///
+/// A pipe or socket whose reader has gone fails the write with `IoError` ("Broken pipe") and
+/// never kills the process with SIGPIPE: sockets are written with `send(MSG_NOSIGNAL)`, pipes
+/// with SIGPIPE blocked in the writing thread for the duration of the write (a SIGPIPE the write
+/// raised is then consumed), so the process's signal dispositions are left alone.
+///
+/// After a failed write the buffered bytes are dropped (how many of them reached the
+/// destination is unknown), so the destructor does not fail a second time on them.
 class FdOutputStream : public OutputStream {
  public:
-  static constexpr int64_t kDefaultBufferSize = 64 * 1024;
+  static constexpr int64_t kDefaultBufferSize = int64_t{64} * 1024;
 
-  /// `owns_fd`: close the descriptor in `close()` and in the destructor.
+  /// `owns_fd`: close the descriptor in `close()` and in the destructor. `description` names
+  /// the destination in error messages ("fd N" when empty). Throws `IoError` when `fd` is not
+  /// an open descriptor (closing it first when owned).
   FdOutputStream(int fd, bool owns_fd, int64_t buffer_size = kDefaultBufferSize,
                  std::string description = {});
+  /// Flushes and closes as `close()` does, but never throws: errors are lost.
   ~FdOutputStream() override;
   FdOutputStream(const FdOutputStream&) = delete;
   FdOutputStream& operator=(const FdOutputStream&) = delete;
 
+  using OutputStream::write;
   void write(const void* data, int64_t size) override;
   void flush() override;
+  /// Flushes, then closes the descriptor when owned; later writes throw `IoError`. Closing
+  /// again does nothing.
   void close() override;
   int64_t position() const override { return position_; }
+  /// The descriptor, or -1 once closed.
   int fd() const { return fd_; }
 
  private:
+  enum class Kind { kFile, kPipe, kSocket };
+
   void write_fully(const uint8_t* data, int64_t size);
+  void check_open() const;
 
   int fd_;
   bool owns_fd_;
+  Kind kind_ = Kind::kFile;
   std::string description_;
   std::vector<uint8_t> pending_;
   int64_t buffer_size_;
@@ -168,11 +192,20 @@ class BufferSource final : public RandomAccessSource {
 };
 
 /// A file mapped read-only into memory. `read_at` returns buffers pointing into the mapping;
-/// the mapping stays alive as long as any of them (or the source) does.
+/// the mapping stays alive as long as any of them (or the source) does. The file must not be
+/// truncated while mapped: the system would then fault on access to the lost pages.
 class MemoryMappedFile final : public RandomAccessSource {
+  struct PrivateTag {
+    explicit PrivateTag() = default;
+  };
+
  public:
-  /// Maps `path`; throws `IoError` naming the path and the system error.
+  /// Maps `path` (an empty file gives an empty source); throws `IoError` naming the path and
+  /// the system error, or saying that the path is not a regular file.
   static std::shared_ptr<MemoryMappedFile> open(const std::string& path);
+  MemoryMappedFile(PrivateTag, std::shared_ptr<Buffer> whole, std::string path)
+      : whole_(std::move(whole)), path_(std::move(path)) {}
+
   int64_t size() const override { return whole_->size(); }
   std::shared_ptr<Buffer> read_at(int64_t offset, int64_t length) const override;
   bool zero_copy() const override { return true; }
@@ -180,25 +213,34 @@ class MemoryMappedFile final : public RandomAccessSource {
   const std::shared_ptr<Buffer>& buffer() const { return whole_; }
 
  private:
-  explicit MemoryMappedFile(std::shared_ptr<Buffer> whole) : whole_(std::move(whole)) {}
   std::shared_ptr<Buffer> whole_;
+  std::string path_;
 };
 
-/// A file read with `pread` into buffers from `allocator`.
+/// A file read with `pread` into buffers from `allocator`. Safe to read from several threads at
+/// once (`pread` does not move a shared file position).
 class ReadableFile final : public RandomAccessSource {
+  struct PrivateTag {
+    explicit PrivateTag() = default;
+  };
+
  public:
+  /// Opens `path`; throws `IoError` naming the path and the system error, or saying that the
+  /// path is not a regular file.
   static std::shared_ptr<ReadableFile> open(const std::string& path,
                                             Allocator* allocator = default_allocator());
+  ReadableFile(PrivateTag, int fd, int64_t size, std::string path, Allocator* allocator);
   ~ReadableFile() override;
   ReadableFile(const ReadableFile&) = delete;
   ReadableFile& operator=(const ReadableFile&) = delete;
 
   int64_t size() const override { return size_; }
+  /// Throws `IoError` also when the file has become shorter than `offset + length` since it was
+  /// opened.
   std::shared_ptr<Buffer> read_at(int64_t offset, int64_t length) const override;
   bool zero_copy() const override { return false; }
 
  private:
-  ReadableFile(int fd, int64_t size, std::string path, Allocator* allocator);
   int fd_;
   int64_t size_;
   std::string path_;
