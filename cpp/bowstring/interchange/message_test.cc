@@ -502,6 +502,7 @@ TEST(MessageGoldTest, DictionaryIdsAndBatchHeaders) {
     EXPECT_EQ(dictionaries[1].type->value_type()->id(), TypeId::kString);
     EXPECT_EQ(dictionaries[2].type->value_type()->id(), TypeId::kStruct);
     std::vector<int64_t> schema_ids;
+    schema_ids.reserve(dictionaries.size());
     for (const DictionaryField& dictionary : dictionaries) {
       schema_ids.push_back(dictionary.id);
     }
