@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,9 +25,31 @@ struct EncodedBody {
 
 /// Flattens `columns` (all of `length` rows): sliced arrays have their offsets rebased and
 /// bitmaps shifted so that only the sliced values are written; dictionary-encoded columns
-/// contribute their indices. Compresses each buffer when `options.compression` says so.
+/// contribute their indices. List views keep their layout: offsets and sizes are rewritten
+/// relative to the smallest range used, and the child is cut to the ranges the valid lists
+/// use. Compresses each buffer when `options.compression` says so (a buffer that does not get
+/// smaller is stored raw, with the uncompressed length -1). Each column first passes
+/// `validate` (cheap), so malformed arrays are refused with `InvalidArgument` instead of being
+/// read out of bounds.
 EncodedBody encode_body(const std::vector<Array>& columns, int64_t length,
                         const WriteOptions& options);
+
+/// Where each dictionary-encoded field of `schema` sits, as a dotted path of field names
+/// ("a.item"), in the pre-order of `DictionaryField` (a field inside a dictionary's values is
+/// named after the dictionary field: "codes.item").
+std::vector<std::string> dictionary_field_paths(const Schema& schema);
+
+/// One dictionary used by a batch: the position of its field in the pre-order numbering of
+/// `DictionaryField` and the dictionary's values.
+struct UsedDictionary {
+  size_t position = 0;
+  Array values;
+};
+
+/// The dictionaries `columns` use, nested dictionaries (those inside a dictionary's values)
+/// before the dictionaries whose values refer to them, so that a reader meets them in an order
+/// it can decode.
+std::vector<UsedDictionary> used_dictionaries(const std::vector<Array>& columns);
 
 /// The dictionaries read so far, by id.
 class DictionaryMemo {
@@ -52,14 +75,17 @@ class DictionaryMemo {
 /// unless compressed. Every node count, buffer count and range, length and nesting depth is
 /// checked against the schema; `options.validate_full` adds full content validation. Errors
 /// are `FormatError`s prefixed by `what` ("message 3 (record batch)") and naming the field and
-/// buffer.
+/// buffer. `version` is the message's metadata version: V4 unions carry an (empty) validity
+/// buffer that V5 dropped.
 RecordBatch decode_record_batch(const SchemaPtr& schema, const RecordBatchHeader& header,
                                 const std::shared_ptr<Buffer>& body, const DictionaryMemo& memo,
-                                const ReadOptions& options, const std::string& what);
+                                const ReadOptions& options, const std::string& what,
+                                MetadataVersion version = MetadataVersion::kV5);
 
-/// Decodes a dictionary batch and records it in `memo` (set, or append for deltas).
+/// Decodes a dictionary batch and records it in `memo` (set, or append for deltas). Dictionaries
+/// nested in the values must have been read before.
 void read_dictionary_batch(const DictionaryBatchHeader& header, const std::shared_ptr<Buffer>& body,
                            DictionaryMemo& memo, const ReadOptions& options,
-                           const std::string& what);
+                           const std::string& what, MetadataVersion version = MetadataVersion::kV5);
 
 }  // namespace bowstring::ipc

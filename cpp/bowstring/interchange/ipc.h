@@ -9,6 +9,7 @@
 #include "bowstring/interchange/compression.h"
 #include "bowstring/interchange/io.h"
 #include "bowstring/memory/allocator.h"
+#include "bowstring/memory/buffer.h"
 #include "bowstring/table/record_batch.h"
 #include "bowstring/table/record_batch_reader.h"
 #include "bowstring/table/schema.h"
@@ -43,6 +44,9 @@ struct ReadOptions {
   bool validate_full = true;
   /// Memory for decompressed buffers and for data read from non-memory sources.
   Allocator* allocator = default_allocator();
+  /// The largest size a compressed buffer may claim to decompress to. A larger claim is refused
+  /// as malformed (`FormatError`) before anything is allocated; lower it for untrusted input.
+  int64_t max_decompressed_size = kMaxBufferSize;
 };
 
 /// Counters of what a writer or reader has handled so far.
