@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -549,6 +550,32 @@ TEST(MessageGoldTest, DictionaryIdsAndBatchHeaders) {
     // Legacy framing and V4 metadata.
     MessageReader reader = reader_of(read_file(gold_dir() / "0.14.1/generated_primitive.stream"));
     EXPECT_EQ(reader.next()->header.version, MetadataVersion::kV4);
+  }
+}
+
+TEST(MessageGoldTest, MutatedStreamsNeverCrash) {
+  REQUIRE_GOLD_FILES();
+  std::mt19937_64 rng(7);
+  for (const char* file :
+       {"cpp-21.0.0/generated_nested_dictionary.stream", "cpp-21.0.0/generated_union.stream",
+        "0.14.1/generated_map.stream", "2.0.0-compression/generated_zstd.stream"}) {
+    const auto original = read_file(gold_dir() / file);
+    for (int iteration = 0; iteration < 2000; ++iteration) {
+      std::vector<uint8_t> bytes(original->data(), original->data() + original->size());
+      for (int flips = 1 + static_cast<int>(rng() % 3); flips > 0; --flips) {
+        bytes[rng() % bytes.size()] ^= static_cast<uint8_t>(1u << (rng() % 8));
+      }
+      if (rng() % 4 == 0) {
+        bytes.resize(rng() % bytes.size());
+      }
+      MessageReader reader =
+          reader_of(Buffer::copy_of(bytes.data(), static_cast<int64_t>(bytes.size())));
+      try {
+        while (reader.next().has_value()) {
+        }
+      } catch (const FormatError&) {
+      }
+    }
   }
 }
 
