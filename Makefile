@@ -62,6 +62,7 @@ demo: build
 bench: build
 	$(PY) bench/allocators.py $(BUILD)
 	$(PY) bench/builders.py $(BUILD)
+	$(PY) bench/ipc.py $(BUILD)
 
 format: setup
 	clang-format -i $(CXX_SOURCES) $(FUZZ_SOURCES)
