@@ -62,6 +62,7 @@ demo: build
 bench: build
 	$(PY) bench/allocators.py $(BUILD)
 	$(PY) bench/builders.py $(BUILD)
+	$(PY) bench/ipc.py $(BUILD)
 
 format: setup
 	clang-format -i $(CXX_SOURCES) $(FUZZ_SOURCES)
@@ -85,11 +86,12 @@ sanitize: setup
 # keeps what earlier runs found and is first topped up with the files in fuzz/seeds/<name>/ (if
 # that directory exists) and with what build-fuzz/fuzz/<name>_seeds writes into it (if
 # fuzz/<name>_seeds.cc exists: a program taking the corpus directory, for seeds such as our own
-# IPC streams). Adding a fuzzer is adding those files. FUZZERS picks some (`make fuzz
-# FUZZERS=codec`), FUZZ_FLAGS passes more libFuzzer flags. Any crash, sanitizer report, leak,
-# input slower than FUZZ_TIMEOUT seconds or allocation past libFuzzer's limit fails the target
-# and leaves the input in build-fuzz/crashes/<name>/; reproduce with the fuzzer and that path.
-# The buffers are allocated by the system allocator, which ASan watches (mimalloc it cannot).
+# IPC streams). A libFuzzer dictionary fuzz/<name>.dict is used when present. Adding a fuzzer is
+# adding those files. FUZZERS picks some (`make fuzz FUZZERS=codec`), FUZZ_FLAGS passes more
+# libFuzzer flags. Any crash, sanitizer report, leak, input slower than FUZZ_TIMEOUT seconds or
+# allocation past libFuzzer's limit fails the target and leaves the input in
+# build-fuzz/crashes/<name>/; reproduce by running the fuzzer on that path. Buffers come from the
+# system allocator, which ASan watches (mimalloc it cannot).
 FUZZ_SECONDS ?= 60
 FUZZ_TIMEOUT ?= 10
 FUZZERS ?= $(patsubst fuzz/%_fuzzer.cc,%,$(wildcard fuzz/*_fuzzer.cc))
@@ -106,10 +108,11 @@ fuzz: setup
 	  mkdir -p $$corpus $$crashes && touch $$stamp || exit 1; \
 	  if [ -d fuzz/seeds/$$name ]; then cp fuzz/seeds/$$name/* $$corpus/ || exit 1; fi; \
 	  if [ -x $(FUZZ_BUILD)/fuzz/$${name}_seeds ]; then $(FUZZ_BUILD)/fuzz/$${name}_seeds $$corpus || exit 1; fi; \
+	  dict=""; if [ -f fuzz/$$name.dict ]; then dict=-dict=fuzz/$$name.dict; fi; \
 	  echo "== fuzzing $$name for $(FUZZ_SECONDS) s"; \
 	  if ! BOWSTRING_ALLOCATOR=system UBSAN_OPTIONS=print_stacktrace=1 \
 	      $(FUZZ_BUILD)/fuzz/$${name}_fuzzer -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) \
-	      -print_final_stats=1 -artifact_prefix=$$crashes/ $(FUZZ_FLAGS) $$corpus; then \
+	      -print_final_stats=1 -artifact_prefix=$$crashes/ $$dict $(FUZZ_FLAGS) $$corpus; then \
 	    failed="$$failed $$name"; \
 	    for input in $$(find $$crashes -type f -newer $$stamp); do \
 	      echo "$$name failed on $$input; reproduce: $(FUZZ_BUILD)/fuzz/$${name}_fuzzer $$input"; \

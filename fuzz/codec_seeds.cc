@@ -50,10 +50,13 @@ int main(int argc, char** argv) {
   for (Compression compression : {Compression::kLz4Frame, Compression::kZstd}) {
     for (std::optional<int> level : {std::optional<int>(), std::optional<int>(9)}) {
       const std::unique_ptr<Codec> codec = Codec::make(compression, level);
+      std::string prefix = directory + "/";
+      prefix += compression_name(compression);
+      prefix += level ? "_level" + std::to_string(*level) : "_default";
       for (const auto& [name, data] : samples) {
-        const std::string path = directory + "/" + std::string(compression_name(compression)) +
-                                 "_" + (level ? "level" + std::to_string(*level) : "default") +
-                                 "_" + name;
+        std::string path = prefix;
+        path += "_";
+        path += name;
         std::ofstream out(path, std::ios::binary);
         out << bowstring::fuzz::encode_codec_input(compression, static_cast<int64_t>(data.size()),
                                                    compress(*codec, data));

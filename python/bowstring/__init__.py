@@ -1,5 +1,32 @@
-"""Bowstring: a data-processing engine whose in-memory format is Apache Arrow."""
+"""Bowstring: a data-processing engine whose in-memory format is Apache Arrow.
 
-from bowstring._core import __version__, allocator_stats
+The data classes exchange data with any Arrow library (pyarrow, Polars, DuckDB...) through the
+Arrow PyCapsule interface, without copying: ``bowstring.Table(pyarrow_table)`` imports,
+``pyarrow.table(bowstring_table)`` exports.
+"""
 
-__all__ = ["__version__", "allocator_stats"]
+from bowstring._core import (
+    Array,
+    ChunkedArray,
+    DataType,
+    Field,
+    RecordBatch,
+    RecordBatchReader,
+    Schema,
+    Table,
+    __version__,
+    allocator_stats,
+)
+
+__all__ = [
+    "Array",
+    "ChunkedArray",
+    "DataType",
+    "Field",
+    "RecordBatch",
+    "RecordBatchReader",
+    "Schema",
+    "Table",
+    "__version__",
+    "allocator_stats",
+]

@@ -8,6 +8,11 @@
 
 namespace nb = nanobind;
 
+namespace bowstring::python {
+// interchange_bindings.cc: the data classes and the Arrow PyCapsule interface.
+void bind_interchange(nb::module_& module);
+}  // namespace bowstring::python
+
 namespace {
 
 // Bowstring errors surface as the Python exceptions a Python user expects for each kind.
@@ -15,6 +20,8 @@ void translate_error(const std::exception_ptr& error, void* /*payload*/) {
   try {
     std::rethrow_exception(error);
   } catch (const bowstring::InvalidArgument& e) {
+    PyErr_SetString(PyExc_ValueError, e.what());
+  } catch (const bowstring::FormatError& e) {
     PyErr_SetString(PyExc_ValueError, e.what());
   } catch (const bowstring::TypeError& e) {
     PyErr_SetString(PyExc_TypeError, e.what());
@@ -52,4 +59,6 @@ NB_MODULE(_core, module) {
       },
       "Statistics of the process-wide default allocator: its name, bytes in use, peak bytes, "
       "total bytes allocated, and the numbers of allocations made and still live.");
+
+  bowstring::python::bind_interchange(module);
 }

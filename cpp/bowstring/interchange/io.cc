@@ -23,7 +23,7 @@ namespace {
 // One system call moves at most this much (Linux caps a single read or write just below 2 GiB).
 constexpr int64_t kMaxIoChunk = int64_t{1} << 30;
 // First allocation of `FdInputStream::read_buffer`; it doubles from there as bytes arrive.
-constexpr int64_t kReadChunk = 64 * 1024;
+constexpr int64_t kReadChunk = int64_t{64} * 1024;
 
 std::string system_message(int error) { return std::generic_category().message(error); }
 

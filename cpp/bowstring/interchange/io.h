@@ -87,7 +87,7 @@ class BufferOutputStream final : public OutputStream {
 /// destination is unknown), so the destructor does not fail a second time on them.
 class FdOutputStream : public OutputStream {
  public:
-  static constexpr int64_t kDefaultBufferSize = 64 * 1024;
+  static constexpr int64_t kDefaultBufferSize = int64_t{64} * 1024;
 
   /// `owns_fd`: close the descriptor in `close()` and in the destructor. `description` names
   /// the destination in error messages ("fd N" when empty). Throws `IoError` when `fd` is not
@@ -113,7 +113,6 @@ class FdOutputStream : public OutputStream {
   enum class Kind { kFile, kPipe, kSocket };
 
   void write_fully(const uint8_t* data, int64_t size);
-  void write_to_pipe(const uint8_t* data, int64_t size);
   void check_open() const;
 
   int fd_;

@@ -409,7 +409,7 @@ TEST(PipeIo, HostileReadBufferSizeAllocatesOnlyWhatArrives) {
   std::shared_ptr<Buffer> bytes = in.read_buffer(kHuge);
   EXPECT_EQ(to_string(*bytes), "short");
   EXPECT_LE(bytes->capacity(), 64);
-  EXPECT_LE(budget.stats().peak_bytes, 64 * 1024);
+  EXPECT_LE(budget.stats().peak_bytes, int64_t{64} * 1024);
 }
 
 TEST(PipeIo, LargeReadBufferGrowsWithTheData) {
@@ -425,7 +425,7 @@ TEST(PipeIo, LargeReadBufferGrowsWithTheData) {
   writer.join();
   EXPECT_EQ(to_string(*received), bytes);
   // Doubling growth: at most twice the data, never the requested size.
-  EXPECT_LE(budget.stats().peak_bytes, 2 * static_cast<int64_t>(bytes.size()) + 64 * 1024);
+  EXPECT_LE(budget.stats().peak_bytes, 2 * static_cast<int64_t>(bytes.size()) + int64_t{64} * 1024);
 }
 
 TEST(PipeIo, NegativeSizesAreInvalid) {

@@ -112,6 +112,18 @@ void write_end_of_stream(OutputStream& sink) {
 MessageReader::MessageReader(std::shared_ptr<InputStream> source) : source_(std::move(source)) {}
 
 std::optional<Message> MessageReader::next() {
+  if (failure_.has_value()) {
+    throw FormatError(*failure_);
+  }
+  try {
+    return read_next();
+  } catch (const FormatError& error) {
+    failure_ = error.what();
+    throw;
+  }
+}
+
+std::optional<Message> MessageReader::read_next() {
   if (finished_) {
     return std::nullopt;
   }

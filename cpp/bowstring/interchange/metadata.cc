@@ -2,6 +2,7 @@
 
 #include <flatbuffers/flatbuffers.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -31,8 +32,10 @@ constexpr std::string_view kExtensionMetadataKey = "ARROW:extension:metadata";
 /// dictionary encoding, index type), so this lets the depth check of the decoder, which names
 /// the field, see anything up to twice our nesting limit; deeper input fails verification.
 constexpr flatbuffers::uoffset_t kVerifierMaxDepth = 2 * kMaxNestingDepth;
-/// Generous for the widest real schemas, while bounding the verifier's work.
-constexpr flatbuffers::uoffset_t kVerifierMaxTables = 10'000'000;
+/// Every table takes bytes of its own, so a buffer holds far fewer tables than this many per
+/// byte; more means tables referenced many times over, and the verifier stops counting there
+/// (Arrow's readers use the same bound).
+constexpr int64_t kVerifierTablesPerByte = 8;
 
 std::string quoted(std::string_view name) {
   std::string out;
@@ -374,12 +377,13 @@ void verify_flatbuffer(const uint8_t* data, int64_t size, std::string_view what,
   }
   flatbuffers::Verifier::Options options;
   options.max_depth = kVerifierMaxDepth;
-  options.max_tables = kVerifierMaxTables;
+  options.max_tables = static_cast<flatbuffers::uoffset_t>(
+      std::min<int64_t>(kVerifierTablesPerByte * size, std::numeric_limits<uint32_t>::max()));
   flatbuffers::Verifier verifier(data, static_cast<size_t>(size), options);
   if (!verify(verifier)) {
     throw FormatError(std::string(what) + " (" + std::to_string(size) +
-                      " bytes) is not a valid flatbuffer: offsets out of range, misaligned, or "
-                      "nested more than " +
+                      " bytes) is not a valid flatbuffer: offsets out of range, misaligned, "
+                      "more tables than its size allows, or nested more than " +
                       std::to_string(kVerifierMaxDepth) + " tables deep");
   }
 }

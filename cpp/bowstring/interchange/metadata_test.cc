@@ -393,11 +393,10 @@ class RawSchema {
  public:
   flatbuffers::FlatBufferBuilder builder;
 
-  flatbuffers::Offset<fb::Field> field(const std::string& name, fb::Type type_type,
-                                       flatbuffers::Offset<void> type,
-                                       std::vector<flatbuffers::Offset<fb::Field>> children = {},
-                                       bool nullable = true,
-                                       flatbuffers::Offset<fb::DictionaryEncoding> dictionary = 0) {
+  flatbuffers::Offset<fb::Field> field(
+      const std::string& name, fb::Type type_type, flatbuffers::Offset<void> type,
+      const std::vector<flatbuffers::Offset<fb::Field>>& children = {}, bool nullable = true,
+      flatbuffers::Offset<fb::DictionaryEncoding> dictionary = 0) {
     const auto name_offset = builder.CreateString(name);
     const auto children_offset = builder.CreateVector(children);
     return fb::CreateField(builder, name_offset, nullable, type_type, type, dictionary,
@@ -409,7 +408,7 @@ class RawSchema {
                  nullable);
   }
 
-  std::shared_ptr<Buffer> finish(std::vector<flatbuffers::Offset<fb::Field>> fields,
+  std::shared_ptr<Buffer> finish(const std::vector<flatbuffers::Offset<fb::Field>>& fields,
                                  fb::Endianness endianness = fb::Endianness::Little,
                                  fb::MetadataVersion version = fb::MetadataVersion::V5) {
     const auto fields_offset = builder.CreateVector(fields);
@@ -483,7 +482,7 @@ TEST(MetadataMalformedTest, RefusesBadMaps) {
 }
 
 TEST(MetadataMalformedTest, RefusesBadUnions) {
-  const auto union_message = [](std::vector<int32_t> ids, fb::UnionMode mode) {
+  const auto union_message = [](const std::vector<int32_t>& ids, fb::UnionMode mode) {
     RawSchema raw;
     auto children = std::vector{raw.int_field("a"), raw.int_field("b")};
     auto ids_offset = raw.builder.CreateVector(ids);
@@ -730,6 +729,36 @@ TEST(MetadataMalformedTest, RefusesDeepNesting) {
   // Far deeper input fails the verifier before any field is read.
   EXPECT_NE(decode_error(encoded(nested_lists(1000))).find("not a valid flatbuffer"),
             std::string::npos);
+}
+
+TEST(MetadataMalformedTest, RefusesSharedPartsThatExpandBeyondTheMessage) {
+  {
+    // A field referenced a thousand times by a struct that is itself referenced a thousand
+    // times: a few kilobytes claiming a million fields.
+    RawSchema raw;
+    const auto leaf = raw.int_field("x");
+    const auto wide = raw.field("wide", fb::Type::Struct_, fb::CreateStruct_(raw.builder).Union(),
+                                std::vector(1000, leaf));
+    const auto top = raw.field("top", fb::Type::Struct_, fb::CreateStruct_(raw.builder).Union(),
+                               std::vector(1000, wide));
+    const auto message = raw.finish({top});
+    EXPECT_LT(message->size(), 16 * 1024);
+    EXPECT_NE(decode_error(message).find("more tables than its size allows"), std::string::npos);
+  }
+  {
+    // Few tables, but each of a thousand fields names itself with the same 100 kB string.
+    RawSchema raw;
+    const auto name = raw.builder.CreateString(std::string(100'000, 'x'));
+    const auto type = fb::CreateInt(raw.builder, 32, true).Union();
+    std::vector<flatbuffers::Offset<fb::Field>> fields;
+    fields.reserve(1000);
+    for (int i = 0; i < 1000; ++i) {
+      fields.push_back(fb::CreateField(raw.builder, name, true, fb::Type::Int, type));
+    }
+    const auto message = raw.finish(fields);
+    EXPECT_LT(message->size(), 200'000);
+    EXPECT_NE(decode_error(message).find("referenced many times over"), std::string::npos);
+  }
 }
 
 TEST(MetadataMalformedTest, RefusesGarbage) {
