@@ -5,8 +5,9 @@ int64, float64 or utf8 values in 1, 16 or 256 columns) through both libraries in
 and prints per case the time of each, the ratio Bowstring/libarrow (below 1: Bowstring is
 faster) and Bowstring's throughput over the batch's body bytes, next to memcpy's.
 
-Times are CPU time per iteration, the minimum over the repetitions, which are interleaved at
-random so that both sides see the same machine load.
+Times are wall-clock time per iteration (libarrow compresses on its thread pool), the minimum
+over the repetitions, which are interleaved at random so that both sides see the same machine
+load.
 Usage: python bench/ipc.py [BUILD_DIR] [--repetitions N] [--min-time SECONDS] [--filter RE]
 """
 
@@ -30,14 +31,14 @@ def run(binary: Path, repetitions: int, min_time: float, case_filter: str) -> di
 
 
 def best(report: dict) -> dict[tuple[str, str], dict[str, tuple[float, float]]]:
-    """{(operation, workload): {side: (fastest CPU time in microseconds, bytes per second)}}."""
+    """{(operation, workload): {side: (fastest time in microseconds, bytes per second)}}."""
     scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
     cases: dict[tuple[str, str], dict[str, tuple[float, float]]] = {}
     for bench in report["benchmarks"]:
         if bench.get("run_type") != "iteration":
             continue
-        operation, workload, side = bench["run_name"].split("/")
-        time = bench["cpu_time"] * scale[bench["time_unit"]]
+        operation, workload, side = bench["run_name"].split("/")[:3]
+        time = bench["real_time"] * scale[bench["time_unit"]]
         cell = cases.setdefault((operation, workload), {})
         if time < cell.get(side, (math.inf, 0.0))[0]:
             cell[side] = (time, bench.get("bytes_per_second", 0.0))
@@ -58,14 +59,21 @@ def main() -> None:
 
     binary = Path(args.build) / "bench" / "bowstring_bench_ipc"
     cases = best(run(binary, args.repetitions, args.min_time, args.filter))
+    # The cases in the order the binary registers them (the runs were interleaved).
+    listed = subprocess.run(
+        [str(binary), f"--benchmark_filter={args.filter}", "--benchmark_list_tests=true"],
+        check=True, capture_output=True, text=True,
+    ).stdout.split()
+    order = list(dict.fromkeys(tuple(name.split("/")[:2]) for name in listed))
     memcpy = {workload: sides["bowstring"][1] for (op, workload), sides in cases.items()
               if op == "Memcpy" and "bowstring" in sides}
-    print(f"CPU time per iteration in microseconds, best of {args.repetitions}; "
+    print(f"Wall-clock time per iteration in microseconds, best of {args.repetitions}; "
           "ratio = Bowstring / libarrow, lower is better; GB/s over the batch's body bytes")
     print()
     print(f"{'operation':32}{'workload':18}{'bowstring':>11}{'libarrow':>11}{'ratio':>8}"
           f"{'GB/s':>8}{'memcpy GB/s':>13}")
-    for (operation, workload), sides in cases.items():
+    for operation, workload in sorted(order, key=lambda case: (case[1], order.index(case))):
+        sides = cases.get((operation, workload), {})
         if operation == "Memcpy":
             continue
         bow = sides.get("bowstring")
