@@ -4,13 +4,17 @@
 #include <array>
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "bowstring/array/concatenate.h"
 #include "bowstring/array/validate.h"
 #include "bowstring/memory/buffer_builder.h"
 #include "bowstring/util/bit_util.h"
 #include "bowstring/util/error.h"
+#include "bowstring/util/parallel.h"
 
 namespace bowstring::ipc {
 
@@ -425,6 +429,35 @@ std::shared_ptr<const Buffer> compress_buffer(Codec& codec, const Buffer& buffer
   return Buffer::copy_of(out, kPrefix + stored, allocator);
 }
 
+/// Threads worth using for `bytes` of codec work: one per `kParallelCodecBytes`, at most
+/// `requested` (0: one per core).
+constexpr int64_t kParallelCodecBytes = 512 * 1024;
+int codec_threads(int requested, int64_t bytes) {
+  const int64_t limit = requested > 0 ? requested : hardware_threads();
+  return static_cast<int>(std::clamp<int64_t>(bytes / kParallelCodecBytes, 1, limit));
+}
+
+/// Compresses every non-empty buffer in place (see `compress_buffer`), large bodies on several
+/// threads, each with its own codec and scratch memory.
+void compress_buffers(std::vector<std::shared_ptr<const Buffer>>& buffers,
+                      const WriteOptions& options) {
+  int64_t bytes = 0;
+  for (const std::shared_ptr<const Buffer>& buffer : buffers) bytes += buffer->size();
+  const int threads = codec_threads(options.compression_threads, bytes);
+  std::vector<std::unique_ptr<Codec>> codecs(static_cast<size_t>(threads));
+  std::vector<MutableBuffer> scratch;
+  scratch.reserve(static_cast<size_t>(threads));
+  for (int i = 0; i < threads; ++i) scratch.emplace_back(options.allocator);
+  parallel_for(static_cast<int64_t>(buffers.size()), threads, [&](int64_t i, int worker) {
+    std::shared_ptr<const Buffer>& buffer = buffers[static_cast<size_t>(i)];
+    if (buffer->size() == 0) return;
+    std::unique_ptr<Codec>& codec = codecs[static_cast<size_t>(worker)];
+    if (codec == nullptr) codec = Codec::make(options.compression, options.compression_level);
+    buffer =
+        compress_buffer(*codec, *buffer, scratch[static_cast<size_t>(worker)], options.allocator);
+  });
+}
+
 // --- decoding -----------------------------------------------------------------------------
 
 /// Bytes that values read from a buffer of this kind need their address aligned to.
@@ -490,6 +523,7 @@ class BodyDecoder {
         version_(version) {
     if (header.compression != Compression::kNone) {
       codec_ = Codec::make(header.compression);
+      predecompress();
     }
   }
 
@@ -655,11 +689,24 @@ class BodyDecoder {
 
   std::shared_ptr<Buffer> decompress(const Buffer& stored, const std::string& path, size_t index,
                                      const std::string& role) {
+    if (index < predecompressed_.size() && predecompressed_[index] != nullptr) {
+      return std::move(predecompressed_[index]);
+    }
+    std::string problem;
+    std::shared_ptr<Buffer> out = try_decompress(stored, *codec_, problem);
+    if (out == nullptr) fail_buffer(path, index, role, problem);
+    return out;
+  }
+
+  /// `stored` (length prefix and frame) decompressed by `codec`, or nullptr with `problem` set
+  /// when it is malformed.
+  std::shared_ptr<Buffer> try_decompress(const Buffer& stored, Codec& codec,
+                                         std::string& problem) const {
     constexpr int64_t kPrefix = 8;
     if (stored.size() < kPrefix) {
-      fail_buffer(path, index, role,
-                  "compressed buffer has " + std::to_string(stored.size()) +
-                      " bytes, fewer than its 8-byte length prefix");
+      problem = "compressed buffer has " + std::to_string(stored.size()) +
+                " bytes, fewer than its 8-byte length prefix";
+      return nullptr;
     }
     const int64_t uncompressed = read_int64_le(stored.data());
     const uint8_t* frame = stored.data() + kPrefix;
@@ -669,21 +716,20 @@ class BodyDecoder {
     }
     if (uncompressed < 0 || uncompressed > options_.max_decompressed_size ||
         uncompressed > kMaxBufferSize) {
-      fail_buffer(path, index, role,
-                  "claimed uncompressed length " + std::to_string(uncompressed) +
-                      " is negative or larger than the limit of " +
-                      std::to_string(std::min(options_.max_decompressed_size, kMaxBufferSize)) +
-                      " bytes");
+      problem = "claimed uncompressed length " + std::to_string(uncompressed) +
+                " is negative or larger than the limit of " +
+                std::to_string(std::min(options_.max_decompressed_size, kMaxBufferSize)) + " bytes";
+      return nullptr;
     }
     // Neither codec expands a frame by more than this (zstd's best, a run-length block, turns
     // 4 bytes into 128 KiB; LZ4 stays below 256x), so a larger claim is a lie, refused before
     // it can make us allocate.
     constexpr int64_t kMaxExpansion = 65536;
     if ((uncompressed - kMaxExpansion) / kMaxExpansion > frame_size) {
-      fail_buffer(path, index, role,
-                  "claimed uncompressed length " + std::to_string(uncompressed) +
-                      " is more than any codec expands a " + std::to_string(frame_size) +
-                      "-byte frame to");
+      problem = "claimed uncompressed length " + std::to_string(uncompressed) +
+                " is more than any codec expands a " + std::to_string(frame_size) +
+                "-byte frame to";
+      return nullptr;
     }
     // Adopted at once so that a failing decompression frees it; not zeroed, as it is about to
     // be overwritten.
@@ -693,12 +739,46 @@ class BodyDecoder {
     std::memset(bytes + uncompressed, 0, static_cast<size_t>(capacity - uncompressed));
     if (uncompressed > 0) {
       try {
-        codec_->decompress(frame, frame_size, bytes, uncompressed);
+        codec.decompress(frame, frame_size, bytes, uncompressed);
       } catch (const FormatError& error) {
-        fail_buffer(path, index, role, error.what());
+        problem = error.what();
+        return nullptr;
       }
     }
     return out;
+  }
+
+  /// Decompresses the buffers of a large compressed body on several threads before the walk
+  /// needs them. A buffer that fails here is left to the walk, which decompresses it again and
+  /// reports the problem with its field's path.
+  void predecompress() {
+    constexpr int64_t kPrefix = 8;
+    int64_t claimed = 0;
+    for (const BufferRange& range : header_.buffers) {
+      if (range.offset >= 0 && range.length >= kPrefix && range.offset <= body_->size() &&
+          range.length <= body_->size() - range.offset) {
+        const int64_t length = read_int64_le(body_->data() + range.offset);
+        if (length > 0 && length <= options_.max_decompressed_size) {
+          claimed = std::min(claimed + length, kMaxBufferSize);
+        }
+      }
+    }
+    const int threads = codec_threads(options_.decompression_threads, claimed);
+    if (threads <= 1) return;
+    predecompressed_.resize(header_.buffers.size());
+    std::vector<std::unique_ptr<Codec>> codecs(static_cast<size_t>(threads));
+    parallel_for(static_cast<int64_t>(header_.buffers.size()), threads, [&](int64_t i, int worker) {
+      const BufferRange range = header_.buffers[static_cast<size_t>(i)];
+      if (range.offset < 0 || range.length <= 0 || range.offset > body_->size() ||
+          range.length > body_->size() - range.offset) {
+        return;
+      }
+      std::unique_ptr<Codec>& codec = codecs[static_cast<size_t>(worker)];
+      if (codec == nullptr) codec = Codec::make(header_.compression);
+      std::string problem;
+      predecompressed_[static_cast<size_t>(i)] =
+          try_decompress(*Buffer::slice(body_, range.offset, range.length), *codec, problem);
+    });
   }
 
   [[noreturn]] void fail_buffer(const std::string& path, size_t index, const std::string& role,
@@ -726,6 +806,8 @@ class BodyDecoder {
   const std::string& what_;
   MetadataVersion version_;
   std::unique_ptr<Codec> codec_;
+  /// Buffers decompressed ahead of the walk by `predecompress`, by buffer index.
+  std::vector<std::shared_ptr<Buffer>> predecompressed_;
   size_t node_index_ = 0;
   size_t buffer_index_ = 0;
   size_t variadic_index_ = 0;
@@ -778,17 +860,12 @@ EncodedBody encode_body(const std::vector<Array>& columns, int64_t length,
   body.header.variadic_buffer_counts = encoder.take_variadic_counts();
   body.header.compression = options.compression;
   body.buffers = encoder.take_buffers();
-  std::unique_ptr<Codec> codec;
-  MutableBuffer scratch(options.allocator);
   if (options.compression != Compression::kNone) {
-    codec = Codec::make(options.compression, options.compression_level);
+    compress_buffers(body.buffers, options);
   }
   int64_t offset = 0;
   body.header.buffers.reserve(body.buffers.size());
-  for (std::shared_ptr<const Buffer>& buffer : body.buffers) {
-    if (codec != nullptr && buffer->size() > 0) {
-      buffer = compress_buffer(*codec, *buffer, scratch, options.allocator);
-    }
+  for (const std::shared_ptr<const Buffer>& buffer : body.buffers) {
     body.header.buffers.push_back({offset, buffer->size()});
     offset += bit_util::round_up(buffer->size(), 8);
   }
