@@ -531,6 +531,24 @@ class Validator {
   static void check_utf8(const ArrayData& data, const Location& where) {
     const Offset* offsets = data.values<Offset>(1);
     const uint8_t* bytes = data.buffers[2] == nullptr ? nullptr : data.buffers[2]->data();
+    if (data.length == 0 || bytes == nullptr) {
+      return;
+    }
+    // Fast path for short values: when all the values' bytes form valid UTF-8 and no value
+    // starts on a continuation byte, every value is a whole number of valid sequences. Bytes
+    // under nulls may be anything, so otherwise check the values one by one.
+    const int64_t begin = offsets[0];
+    const int64_t end = offsets[data.length];
+    if (invalid_utf8_position(bytes + begin, end - begin) < 0) {
+      bool starts_on_sequences = true;
+      for (int64_t i = 1; i < data.length; ++i) {
+        const int64_t start = offsets[i];
+        starts_on_sequences &= start >= end || (bytes[start] & 0xC0) != 0x80;
+      }
+      if (starts_on_sequences) {
+        return;
+      }
+    }
     for (int64_t i = 0; i < data.length; ++i) {
       const int64_t size = offsets[i + 1] - offsets[i];
       if (size > 0 && !data.is_null_in_bitmap(i)) {

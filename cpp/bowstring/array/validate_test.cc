@@ -573,6 +573,10 @@ TEST(ValidateTest, Utf8IsCheckedPerValueAndNotUnderNulls) {
   const Array null_garbage = make_array(
       utf8(), 2, {bitmap_of({true, false}), buffer_of<int32_t>({0, 1, 2}), bytes_of("a\xff")});
   EXPECT_NO_THROW(null_garbage.validate_full());
+  // A slice is checked in its window only.
+  EXPECT_NO_THROW(strings({"\xff", "ok", "caf\xc3\xa9", ""}).slice(1).validate_full());
+  EXPECT_THAT(full_error(strings({"ok", "caf\xc3", "\xa9"}).slice(1)),
+              HasSubstr("value 0 is not valid UTF-8"));
   // Binary types hold any bytes.
   EXPECT_NO_THROW(strings({"\xff\xfe"}, binary()).validate_full());
   EXPECT_NO_THROW(views({"\xff\xfe and more than twelve bytes"}, binary_view()).validate_full());
