@@ -14,8 +14,8 @@ Examples
 >>> import pyarrow as pa
 >>> from bowstring import ipc
 >>> table = pa.table({"id": [1, 2, 3], "name": ["a", "b", None]})
->>> ipc.write_file(table, "/tmp/people.arrow", compression="zstd")
->>> pa.table(ipc.read_file("/tmp/people.arrow")).equals(table)
+>>> ipc.write_file(table, "people.arrow", compression="zstd")
+>>> pa.table(ipc.read_file("people.arrow")).equals(table)
 True
 """
 
@@ -175,8 +175,8 @@ def read_file(source: Source, *, validate: bool = True) -> Table:
     --------
     >>> import pyarrow as pa
     >>> from bowstring import ipc
-    >>> ipc.write_file(pa.table({"x": [1, 2, 3]}), "/tmp/x.arrow")
-    >>> ipc.read_file("/tmp/x.arrow").column_names
+    >>> ipc.write_file(pa.table({"x": [1, 2, 3]}), "numbers.arrow")
+    >>> ipc.read_file("numbers.arrow").column_names
     ['x']
     """
     path = _path_of(source)
@@ -285,8 +285,8 @@ def write_file(data: Any, sink: Sink, compression: Optional[str] = None) -> None
     --------
     >>> import pyarrow as pa
     >>> from bowstring import ipc
-    >>> ipc.write_file(pa.table({"x": [1, 2, 3]}), "/tmp/x.arrow", compression="zstd")
-    >>> pa.ipc.open_file("/tmp/x.arrow").num_record_batches
+    >>> ipc.write_file(pa.table({"x": [1, 2, 3]}), "numbers.arrow", compression="zstd")
+    >>> pa.ipc.open_file("numbers.arrow").num_record_batches
     1
     """
     _write(data, sink, compression, file_format=True)
