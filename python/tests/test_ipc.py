@@ -179,6 +179,23 @@ def test_bowstring_reads_every_type_pyarrow_writes(
 
 
 @pytest.mark.parametrize("type_", EVERY_TYPE, ids=str)
+def test_bowstring_reads_older_metadata_and_framing(
+    type_: pa.DataType, rng: np.random.Generator
+) -> None:
+    # Metadata version V4 (unions, and run-end encoded arrays as Arrow writes them there, have a
+    # validity buffer) and the 4-byte message framing of Arrow before 0.15.
+    table = sample_table(type_, rng, one_dictionary=True)
+    older = [
+        {"metadata_version": pa.ipc.MetadataVersion.V4},
+        {"metadata_version": pa.ipc.MetadataVersion.V4, "use_legacy_format": True},
+    ]
+    for options in older:
+        for format_ in FORMATS:
+            data = pyarrow_bytes(table, format_, **options)
+            assert_same_table(READERS[format_](data), table)
+
+
+@pytest.mark.parametrize("type_", EVERY_TYPE, ids=str)
 def test_pyarrow_reads_every_type_bowstring_writes(
     type_: pa.DataType, rng: np.random.Generator
 ) -> None:
