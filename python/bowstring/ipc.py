@@ -29,8 +29,8 @@ from bowstring._core import Table, _ipc
 
 __all__ = ["read_file", "read_stream", "write_file", "write_stream"]
 
-#: Accepted values of the ``compression`` argument of the writers.
-COMPRESSIONS = ("lz4", "zstd")
+# Accepted values of the ``compression`` argument of the writers, besides None.
+_COMPRESSIONS = ("lz4", "zstd")
 
 PathLike = Union[str, "os.PathLike[str]"]
 #: What the readers take: a path, an object exposing the buffer protocol (bytes, bytearray,
@@ -62,13 +62,13 @@ def _compression_name(compression: Optional[str]) -> str:
         return "none"
     if not isinstance(compression, str):
         raise TypeError(
-            f"compression must be None or one of {', '.join(map(repr, COMPRESSIONS))}, "
+            f"compression must be None or one of {', '.join(map(repr, _COMPRESSIONS))}, "
             f"got {type(compression).__name__}"
         )
-    if compression.lower() not in COMPRESSIONS:
+    if compression.lower() not in _COMPRESSIONS:
         raise ValueError(
             f"unknown compression {compression!r}: expected None, "
-            f"{' or '.join(map(repr, COMPRESSIONS))}"
+            f"{' or '.join(map(repr, _COMPRESSIONS))}"
         )
     return compression.lower()
 
@@ -217,9 +217,10 @@ def write_stream(data: Any, sink: Sink, compression: Optional[str] = None) -> No
         A table or stream of record batches (pyarrow Table or RecordBatchReader, bowstring
         Table...), or one record batch (a pyarrow RecordBatch, a struct array...).
     sink : str, os.PathLike or binary file object
-        A path (created, or truncated when it exists), or an object with a ``write(b)`` method
-        (``io.BytesIO``, a file opened with ``"wb"``, ``socket.makefile("wb")``...), which is
-        flushed at the end but left open.
+        A path (created, or truncated when it exists), or a blocking binary file object with
+        a ``write(b)`` method (``io.BytesIO``, a file opened with ``"wb"``,
+        ``socket.makefile("wb")``...), which is flushed at the end but left open. ``write``
+        may take part of the bytes and return how many; returning None means it took all.
     compression : str, optional
         ``"lz4"`` (LZ4 frame) or ``"zstd"`` body compression; None (the default) writes the
         bodies uncompressed.
@@ -262,9 +263,10 @@ def write_file(data: Any, sink: Sink, compression: Optional[str] = None) -> None
         A table or stream of record batches (pyarrow Table or RecordBatchReader, bowstring
         Table...), or one record batch (a pyarrow RecordBatch, a struct array...).
     sink : str, os.PathLike or binary file object
-        A path (created, or truncated when it exists), or an object with a ``write(b)`` method
-        (``io.BytesIO``, a file opened with ``"wb"``...), which is flushed at the end but left
-        open.
+        A path (created, or truncated when it exists), or a blocking binary file object with
+        a ``write(b)`` method (``io.BytesIO``, a file opened with ``"wb"``...), which is
+        flushed at the end but left open. ``write`` may take part of the bytes and return how
+        many; returning None means it took all.
     compression : str, optional
         ``"lz4"`` (LZ4 frame) or ``"zstd"`` body compression; None (the default) writes the
         bodies uncompressed.

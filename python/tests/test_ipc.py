@@ -214,6 +214,19 @@ def test_pyarrow_reads_every_type_bowstring_writes(
             assert_same_table(READERS[format_](data), table)
 
 
+def test_nothing_stays_allocated_after_every_type_both_ways(
+    rng: np.random.Generator, no_leaks: None
+) -> None:
+    for type_ in EVERY_TYPE:
+        table = sample_table(type_, rng, one_dictionary=True)
+        for format_ in FORMATS:
+            for compression in COMPRESSIONS:
+                ours = bowstring_bytes(table, format_, compression)
+                theirs = pyarrow_bytes(table, format_, compression)
+                assert pa.table(READERS[format_](theirs)).num_rows == table.num_rows
+                assert pyarrow_read(ours, format_).num_rows == table.num_rows
+
+
 @pytest.mark.parametrize("format_", FORMATS)
 def test_empty_streams_and_files_hold_the_schema(format_: str) -> None:
     schema = pa.schema(
@@ -262,7 +275,7 @@ def changing_dictionary_table() -> pa.Table:
 
 @pytest.mark.parametrize("nested", [False, True], ids=["top-level", "in-a-struct"])
 @pytest.mark.parametrize("format_", FORMATS)
-def test_dictionary_deltas_both_ways(format_: str, nested: bool) -> None:
+def test_dictionary_deltas_both_ways(format_: str, nested: bool, no_leaks: None) -> None:
     table = growing_dictionary_table(nested)
     for compression in COMPRESSIONS:
         data = pyarrow_bytes(table, format_, compression, emit_dictionary_deltas=True)
@@ -316,7 +329,7 @@ def sources_of(data: bytes, tmp_path: Path) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("format_", FORMATS)
-def test_every_kind_of_source(format_: str, tmp_path: Path) -> None:
+def test_every_kind_of_source(format_: str, tmp_path: Path, no_leaks: None) -> None:
     table = wide_table(200)
     data = pyarrow_bytes(table, format_)
     for name, source in sources_of(data, tmp_path).items():
@@ -403,7 +416,7 @@ class TrickleSink(io.RawIOBase):
 
 
 @pytest.mark.parametrize("format_", FORMATS)
-def test_every_kind_of_sink(format_: str, tmp_path: Path) -> None:
+def test_every_kind_of_sink(format_: str, tmp_path: Path, no_leaks: None) -> None:
     table = wide_table()
     write = WRITERS[format_]
     for compression in COMPRESSIONS:
@@ -710,6 +723,11 @@ def test_errors_name_the_problem(tmp_path: Path) -> None:
         assert raised.value.filename == str(missing)
     with pytest.raises(IsADirectoryError):
         ipc.read_file(tmp_path)
+    (tmp_path / "empty.arrow").touch()
+    with pytest.raises(ValueError, match="empty"):
+        ipc.read_stream(tmp_path / "empty.arrow")
+    with pytest.raises(ValueError, match="at least"):
+        ipc.read_file(tmp_path / "empty.arrow")
     with pytest.raises(FileNotFoundError):
         ipc.write_file(wide_table(1), tmp_path / "no" / "such" / "dir.arrow")
 
