@@ -1,7 +1,7 @@
 // The engine of `bowstring.ipc` (python/bowstring/ipc.py): Arrow IPC streams and files read
 // from memory-mapped paths, from any object exposing the buffer protocol (zero-copy) or from
-// binary file objects, and written to file descriptors or file objects. The GIL is released
-// while bytes are decoded or encoded and taken back only to call into Python objects.
+// binary file objects, and written to paths (straight to their descriptor) or file objects. The
+// GIL is released while bytes are decoded or encoded and taken back only to call into Python.
 
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
@@ -39,8 +39,8 @@ std::string class_name_of(nb::handle object) { return nb::inst_name(object).c_st
 
 // A Python object's buffer export (PEP 3118), held as long as any Buffer viewing it. The export,
 // and with it the reference to the object, is released with the GIL taken on whichever thread
-// drops the last Buffer; once the interpreter is shutting down it is left alone, as Python
-// itself no longer frees anything then.
+// drops the last Buffer. Once the interpreter is shutting down it is left alone: Python can no
+// longer be entered then, and the process is ending.
 class PythonBufferExport {
  public:
   explicit PythonBufferExport(nb::handle object) {
@@ -129,6 +129,10 @@ class PythonInputStream final : public InputStream {
       }
     }
     bytes.resize(received);
+    if (received < size) {
+      // The stream ended early: the room grown for more is not kept.
+      bytes.shrink_to_fit();
+    }
     return bytes.finish();
   }
 
