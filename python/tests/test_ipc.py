@@ -252,6 +252,37 @@ def test_empty_streams_and_files_hold_the_schema(format_: str) -> None:
     assert pyarrow_read(bowstring_bytes(no_batches, format_), format_).num_rows == 0
 
 
+def edge_tables() -> dict[str, pa.Table]:
+    inner = pa.struct([pa.field("a", pa.int32(), metadata={"inner": "1"})])
+    items = pa.list_(pa.field("item", pa.string(), metadata={"item": "x"}))
+    three_rows = pa.record_batch({"x": [1, 2, 3]})
+    return {
+        "metadata on nested fields": pa.table(
+            {"s": pa.array([{"a": 1}, None], inner), "l": pa.array([["x"], []], items)}
+        ),
+        "duplicate names": pa.table([pa.array([1]), pa.array(["a"])], names=["dup", "dup"]),
+        "empty and non-ASCII names": pa.table(
+            [pa.array([1]), pa.array([2.5])], names=["", "ñ日本😀"]
+        ),
+        "no columns": pa.schema([]).empty_table(),
+        "no columns but rows": pa.Table.from_batches([three_rows.select([])]),
+        "large metadata": pa.table({"x": [1]}).replace_schema_metadata({"k" * 1000: "v" * 100_000}),
+    }
+
+
+@pytest.mark.parametrize("name", list(edge_tables()))
+@pytest.mark.parametrize("format_", FORMATS)
+def test_edge_schemas_both_ways(format_: str, name: str) -> None:
+    table = edge_tables()[name]
+    result = pa.table(READERS[format_](pyarrow_bytes(table, format_)))
+    assert result.num_rows == table.num_rows
+    assert_same_table(result, table)
+    back = pyarrow_read(bowstring_bytes(table, format_), format_)
+    assert back.num_rows == table.num_rows
+    assert back.schema.equals(table.schema, check_metadata=True)
+    assert back.equals(table)
+
+
 def growing_dictionary_table(nested: bool = False) -> pa.Table:
     """Batches whose dictionaries each extend the previous one."""
     words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta"]
