@@ -2,7 +2,8 @@
 
 The data classes exchange data with any Arrow library (pyarrow, Polars, DuckDB...) through the
 Arrow PyCapsule interface, without copying: ``bowstring.Table(pyarrow_table)`` imports,
-``pyarrow.table(bowstring_table)`` exports.
+``pyarrow.table(bowstring_table)`` exports. ``bowstring.ipc`` reads and writes Arrow IPC streams
+and files.
 """
 
 from bowstring._core import (
@@ -17,6 +18,7 @@ from bowstring._core import (
     __version__,
     allocator_stats,
 )
+from bowstring import ipc
 
 __all__ = [
     "Array",
@@ -29,4 +31,5 @@ __all__ = [
     "Table",
     "__version__",
     "allocator_stats",
+    "ipc",
 ]

@@ -5,12 +5,13 @@
 
 #include "bowstring/memory/allocator.h"
 #include "bowstring/util/error.h"
+#include "interchange_bindings.h"
 
 namespace nb = nanobind;
 
 namespace bowstring::python {
-// interchange_bindings.cc: the data classes and the Arrow PyCapsule interface.
-void bind_interchange(nb::module_& module);
+// ipc_bindings.cc: the engine of bowstring.ipc, Arrow IPC streams and files.
+void bind_ipc(nb::module_& module);
 }  // namespace bowstring::python
 
 namespace {
@@ -61,4 +62,5 @@ NB_MODULE(_core, module) {
       "total bytes allocated, and the numbers of allocations made and still live.");
 
   bowstring::python::bind_interchange(module);
+  bowstring::python::bind_ipc(module);
 }

@@ -3,6 +3,8 @@
 // Arrow PyCapsule interface: `__arrow_c_schema__`, `__arrow_c_array__`, `__arrow_c_stream__`.
 // Data crosses without a copy in both directions.
 
+#include "interchange_bindings.h"
+
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
@@ -377,6 +379,17 @@ const char* const kRequestedSchemaDoc =
     "export, so any other request raises NotImplementedError.";
 
 }  // namespace
+
+std::unique_ptr<RecordBatchReader> record_batches_from(nb::handle object, const char* target) {
+  if (is_stream_source(object)) {
+    return reader_from(object, target);
+  }
+  if (has(object, "__arrow_c_array__")) {
+    const RecordBatch batch = record_batch_from(object);
+    return std::make_unique<TableBatchReader>(Table::from_batches(batch.schema(), {batch}));
+  }
+  throw_not_exportable(target, object, "__arrow_c_stream__ or __arrow_c_array__");
+}
 
 void bind_interchange(nb::module_& module) {
   nb::class_<PyDataType>(module, "DataType",

@@ -548,11 +548,14 @@ class BodyDecoder {
       case TypeId::kSparseUnion:
       case TypeId::kDenseUnion:
       case TypeId::kRunEndEncoded:
-        // Nulls live in the children. Before V5, unions had a validity buffer too.
-        if (storage.is_union() && version_ == MetadataVersion::kV4) {
+        // Nulls live in the children. Before V5, unions had a validity buffer too, and Arrow
+        // writes one for run-end encoded arrays as well when asked for V4 metadata.
+        if (version_ == MetadataVersion::kV4) {
           next_buffer(path, {BufferKind::kValidity}, false);
           if (node.null_count != 0) {
-            fail(path, "a union with top-level nulls (metadata V4) is not supported");
+            fail(path,
+                 "a union or run-end encoded array with top-level nulls (metadata V4) is not "
+                 "supported");
           }
         }
         null_count = 0;
