@@ -306,6 +306,87 @@ TEST(BodyRoundTrip, ExtensionAroundNestedStorage) {
   expect_round_trip("extension<struct<dictionary>> slice", array.slice(1));
 }
 
+/// `storage` typed as `type`, an extension type stored as `storage`'s type.
+Array as_extension(const TypePtr& type, const Array& storage) {
+  auto data = std::make_shared<ArrayData>(*storage.data());
+  data->type = type;
+  return Array(std::move(data));
+}
+
+TEST(BodyRoundTrip, ExtensionOverDictionary) {
+  const TypePtr codes = dictionary(int8(), utf8());
+  const TypePtr category = extension(codes, "example.category");
+  const Array categories = as_extension(
+      category,
+      testing::dictionary_of(codes, {1, kNull, 0, 2, 1}, testing::strings({"a", "b", "c"})));
+  expect_round_trip("extension<dictionary>", categories);
+  expect_round_trip("extension<dictionary> slice", categories.slice(1, 3));
+  const TypePtr pair = struct_({field("c", category), field("n", int32())});
+  expect_round_trip("struct<extension<dictionary>>",
+                    testing::struct_of(pair, 5, {categories, testing::int32s({1, 2, 3, 4, 5})},
+                                       {true, true, false, true, true})
+                        .slice(1));
+  expect_round_trip("list<extension<dictionary>>",
+                    testing::list_of(list(category), {0, 2, 2, 5}, categories));
+  // An extension over a dictionary whose values hold another one.
+  const TypePtr nested = extension(dictionary(int16(), list(category)), "example.lists");
+  expect_round_trip(
+      "extension<dictionary<list<extension<dictionary>>>>",
+      as_extension(
+          nested, testing::dictionary_of(dictionary(int16(), list(category)), {1, 0, kNull, 1},
+                                         testing::list_of(list(category), {0, 3, 5}, categories))));
+}
+
+TEST(BodyEncoding, ExtensionOverDictionaryWritesOnlyIndices) {
+  const TypePtr codes = dictionary(int16(), utf8());
+  const Array array =
+      as_extension(extension(codes, "example.category"),
+                   testing::dictionary_of(codes, {1, 0, kNull}, testing::strings({"a", "b"})));
+  const EncodedBody body = encode_body({array}, 3, {});
+  ASSERT_EQ(body.header.nodes.size(), 1u);
+  EXPECT_EQ(body.header.nodes[0].null_count, 1);
+  ASSERT_EQ(body.header.buffers.size(), 2u);
+  EXPECT_EQ(body.header.buffers[1].length, 6);
+}
+
+TEST(DictionaryNumbering, ExtensionsOverDictionariesCount) {
+  const TypePtr codes = dictionary(int8(), utf8());
+  const TypePtr category = extension(codes, "example.category");
+  const Array categories =
+      as_extension(category, testing::dictionary_of(codes, {0, 1}, testing::strings({"p", "q"})));
+  const TypePtr wrapper = struct_({field("x", category)});
+  const Array wrapped = testing::struct_of(wrapper, 2, {categories});
+  const TypePtr holder_values = struct_({field("c", category)});
+  const TypePtr holder_storage = dictionary(int16(), holder_values);
+  const Array holder_dictionary = testing::struct_of(holder_values, 2, {categories});
+  const Array holders =
+      as_extension(extension(holder_storage, "example.holder"),
+                   testing::dictionary_of(holder_storage, {1, 0}, holder_dictionary));
+  const RecordBatch batch = batch_of({{"plain", testing::int32s({1, 2})},
+                                      {"cat", categories},
+                                      {"s", wrapped},
+                                      {"holder", holders}});
+
+  const std::vector<std::string> paths = dictionary_field_paths(*batch.schema());
+  EXPECT_EQ(paths, (std::vector<std::string>{"cat", "s.x", "holder", "holder.c"}));
+  ASSERT_EQ(dictionary_fields(*batch.schema()).size(), paths.size());
+
+  const std::vector<UsedDictionary> used = used_dictionaries(batch.columns());
+  ASSERT_EQ(used.size(), 4u);
+  EXPECT_EQ(used[0].position, 0u);
+  EXPECT_EQ(used[0].values.data(), categories.data()->dictionary);
+  EXPECT_EQ(used[1].position, 1u);
+  EXPECT_EQ(used[1].values.data(), categories.data()->dictionary);
+  // The dictionary inside the holder's values comes before the holder's own.
+  EXPECT_EQ(used[2].position, 3u);
+  EXPECT_EQ(used[2].values.data(), categories.data()->dictionary);
+  EXPECT_EQ(used[3].position, 2u);
+  EXPECT_EQ(used[3].values.data(), holder_dictionary.data());
+
+  const RecordBatch read = round_trip(batch);
+  EXPECT_TRUE(read.equals(batch)) << read.to_string();
+}
+
 TEST(DictionaryNumbering, PathsAndUsedDictionariesFollowThePreOrder) {
   const TypePtr inner = dictionary(int16(), utf8());
   const TypePtr outer = dictionary(int8(), list(inner));

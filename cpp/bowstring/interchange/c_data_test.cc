@@ -264,6 +264,40 @@ TEST(CDataTypes, ExtensionMetadataIsMovedIntoTheStruct) {
   EXPECT_EQ(imported->metadata(), (Metadata{{"x", "y"}}));
 }
 
+TEST(CDataTypes, ExtensionOverDictionaryIsADictionaryWithTheExtensionKeys) {
+  // As Arrow exports it: the index format with the dictionary's flags, the values in the
+  // dictionary member, and the extension keys on the field itself.
+  const TypePtr category = extension(dictionary(int8(), utf8(), true), "example.category", "v1");
+  CSchema schema;
+  export_field(*field("c", category, true, {{"x", "y"}}), &schema);
+  EXPECT_STREQ(schema.format, "c");
+  EXPECT_EQ(schema.flags, ARROW_FLAG_NULLABLE | ARROW_FLAG_DICTIONARY_ORDERED);
+  EXPECT_EQ(schema.n_children, 0);
+  ASSERT_NE(schema.dictionary, nullptr);
+  EXPECT_STREQ(schema.dictionary->format, "u");
+  EXPECT_EQ(schema.dictionary->metadata, nullptr);
+  const std::string expected =
+      std::string("\x03\0\0\0", 4) + std::string("\x01\0\0\0x\x01\0\0\0y", 10) +
+      std::string("\x14\0\0\0", 4) + "ARROW:extension:name" + std::string("\x10\0\0\0", 4) +
+      "example.category" + std::string("\x18\0\0\0", 4) + "ARROW:extension:metadata" +
+      std::string("\x02\0\0\0", 4) + "v1";
+  EXPECT_EQ(std::string(schema.metadata, expected.size()), expected);
+  const FieldPtr imported = import_field(&schema);
+  EXPECT_TRUE(imported->type()->equals(*category)) << imported->type()->to_string();
+  EXPECT_EQ(imported->metadata(), (Metadata{{"x", "y"}}));
+
+  // Likewise as a struct's child.
+  const SchemaPtr nested = bowstring::schema({field("s", struct_({field("c", category)}))});
+  CSchema c_schema;
+  export_schema(*nested, &c_schema);
+  const ArrowSchema& child = *c_schema.children[0]->children[0];
+  EXPECT_STREQ(child.format, "c");
+  ASSERT_NE(child.dictionary, nullptr);
+  EXPECT_STREQ(child.dictionary->format, "u");
+  const SchemaPtr imported_schema = import_schema(&c_schema);
+  EXPECT_TRUE(imported_schema->equals(*nested, true)) << imported_schema->to_string();
+}
+
 TEST(CDataTypes, SchemasRoundTripWithMetadata) {
   const SchemaPtr original = schema({field("id", int64(), false), field("tags", list(utf8())),
                                      field("t", timestamp(TimeUnit::kMicro, "UTC"))},
@@ -316,7 +350,18 @@ TEST(CDataArrays, ExtensionAndNestedDictionaries) {
   const Array extension_array(extension_data);
   const Array list_of_dictionaries =
       testing::list_of(list(categories.type()), {0, 2, 3}, categories);
-  for (const Array& array : {extension_array, list_of_dictionaries}) {
+  const Array struct_of_extensions = testing::struct_of(
+      struct_({field("c", extension_type)}), extension_array.length(), {extension_array});
+
+  CArray c_array;
+  export_array(extension_array, &c_array);
+  EXPECT_EQ(c_array.n_buffers, 2);
+  EXPECT_EQ(c_array.n_children, 0);
+  ASSERT_NE(c_array.dictionary, nullptr);
+  EXPECT_EQ(c_array.dictionary->length, 3);
+  EXPECT_EQ(c_array.dictionary->n_buffers, 3);
+
+  for (const Array& array : {extension_array, list_of_dictionaries, struct_of_extensions}) {
     const Array imported = round_trip(array, {.validate_full = true});
     EXPECT_TRUE(imported.type()->equals(*array.type()));
     EXPECT_TRUE(imported.equals(array)) << imported.to_string();

@@ -53,11 +53,12 @@ struct DictionaryBatchHeader {
 };
 
 /// The dictionary-encoded fields of a schema, in the order of a pre-order walk: visit a field;
-/// if its type is a dictionary, record it, then walk the children of its value type; otherwise
-/// walk the children of its type. Writers number dictionaries 0, 1, 2... in this order; readers
-/// take the ids from the schema message. Every dictionary-encoded field has its own entry, in
-/// that order, but fields of a read schema may share an id (and so one dictionary), as Arrow
-/// allows, when they agree on the value type.
+/// if its type is a dictionary (or an extension type stored as one), record it, then walk the
+/// children of its value type; otherwise walk the children of its (storage) type. `type` is the
+/// dictionary itself, without the extension around it. Writers number dictionaries 0, 1, 2... in
+/// this order; readers take the ids from the schema message. Every dictionary-encoded field has its
+/// own entry, in that order, but fields of a read schema may share an id (and so one dictionary),
+/// as Arrow allows, when they agree on the value type.
 struct DictionaryField {
   int64_t id = 0;
   std::shared_ptr<const DictionaryType> type;

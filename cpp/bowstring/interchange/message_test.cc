@@ -435,8 +435,8 @@ TEST(MessageGoldTest, SchemasDecodeAsArrowWroteThem) {
        "dense_2: dense_union<f1: uint8 not null=42, f2: uint16=43, f3: null=44> not null"},
       {"1.0.0-littleendian/generated_extension.stream",
        "uuids: extension<uuid, storage=fixed_size_binary[16]>\n"
-       "dict_exts: dictionary<values=extension<dict-extension, storage=string>, indices=int8, "
-       "ordered=0>"},
+       "dict_exts: extension<dict-extension, storage=dictionary<values=string, indices=int8, "
+       "ordered=0>>"},
       {"1.0.0-littleendian/generated_nested_dictionary.stream",
        "list_dict: dictionary<values=list<str_dict: dictionary<values=string, indices=int8, "
        "ordered=0>>, indices=int8, ordered=0>\n"

@@ -60,8 +60,10 @@ Offset<flatbuffers::Vector<Offset<fb::KeyValue>>> encode_metadata(FlatBufferBuil
   std::vector<Offset<fb::KeyValue>> entries;
   entries.reserve(metadata.size());
   for (const auto& [key, value] : metadata) {
-    entries.push_back(
-        fb::CreateKeyValue(builder, builder.CreateString(key), builder.CreateString(value)));
+    // Key before value, as Arrow builds them (the bytes then match Arrow's).
+    const auto key_offset = builder.CreateString(key);
+    const auto value_offset = builder.CreateString(value);
+    entries.push_back(fb::CreateKeyValue(builder, key_offset, value_offset));
   }
   return builder.CreateVector(entries);
 }
@@ -119,30 +121,44 @@ class SchemaEncoder {
   }
 
   Offset<fb::Field> encode_field(const Field& field) {
+    // A field holds at most one extension type and one dictionary encoding: an extension over a
+    // dictionary (as Arrow types it) and a dictionary of extension values both become a
+    // dictionary-encoded field with the extension keys in its metadata, as Arrow writes them.
     TypePtr type = field.type();
-    Metadata metadata = field.metadata();
-    Offset<fb::DictionaryEncoding> dictionary = 0;
+    const ExtensionType* ext = nullptr;
+    if (type->id() == TypeId::kExtension) {
+      ext = &type_cast<ExtensionType>(*type);
+      type = ext->storage_type();
+    }
+    const DictionaryType* dict = nullptr;
+    int64_t dictionary_id = 0;
     if (type->id() == TypeId::kDictionary) {
-      const auto& dict = type_cast<DictionaryType>(*type);
-      dictionary = encode_dictionary(dict);
-      type = dict.value_type();
-      if (type->id() == TypeId::kDictionary) {
+      dict = &type_cast<DictionaryType>(*type);
+      // Taken now: a dictionary's id comes before the ids of the dictionaries in its values.
+      dictionary_id = take_dictionary_id(*dict);
+      type = dict->value_type();
+      if (type->storage_id() == TypeId::kDictionary) {
         throw NotImplemented(path() + ": a dictionary whose values are dictionary-encoded (" +
-                             dict.to_string() + ") cannot be written to IPC");
+                             field.type()->to_string() + ") cannot be written to IPC");
+      }
+      if (type->id() == TypeId::kExtension) {
+        if (ext != nullptr) {
+          throw NotImplemented(path() + ": " + field.type()->to_string() +
+                               " cannot be written to IPC: it has two extension types and a "
+                               "field holds the keys of one");
+        }
+        ext = &type_cast<ExtensionType>(*type);
+        type = ext->storage_type();
       }
     }
-    if (type->id() == TypeId::kExtension) {
-      const auto& ext = type_cast<ExtensionType>(*type);
+    Metadata metadata = field.metadata();
+    if (ext != nullptr) {
       std::erase_if(metadata, [](const auto& entry) {
         return entry.first == kExtensionNameKey || entry.first == kExtensionMetadataKey;
       });
-      metadata.emplace_back(kExtensionNameKey, ext.extension_name());
-      metadata.emplace_back(kExtensionMetadataKey, ext.serialized());
-      type = ext.storage_type();
-      if (type->id() == TypeId::kDictionary) {
-        throw NotImplemented(path() + ": extension type '" + ext.extension_name() +
-                             "' with dictionary storage cannot be written to IPC");
-      }
+      // In the order Arrow's IPC writer puts them (its C Data export has the other order).
+      metadata.emplace_back(kExtensionMetadataKey, ext->serialized());
+      metadata.emplace_back(kExtensionNameKey, ext->extension_name());
     }
     std::vector<Offset<fb::Field>> children;
     children.reserve(type->fields().size());
@@ -151,15 +167,23 @@ class SchemaEncoder {
       children.push_back(encode_field(*type->field(i)));
       path_.pop_back();
     }
+    // The parts in the order Arrow builds them, so that the bytes match Arrow's.
     const auto [type_type, type_offset] = encode_type(*type);
+    Offset<fb::DictionaryEncoding> dictionary = 0;
+    if (dict != nullptr) {
+      const auto index = encode_int(builder_, *dict->index_type());
+      dictionary = fb::CreateDictionaryEncoding(builder_, dictionary_id, index, dict->ordered(),
+                                                fb::DictionaryKind::DenseArray);
+    }
+    const auto metadata_offset = encode_metadata(builder_, metadata);
     const auto name_offset = builder_.CreateString(field.name());
     const auto children_offset = builder_.CreateVector(children);
-    const auto metadata_offset = encode_metadata(builder_, metadata);
     return fb::CreateField(builder_, name_offset, field.nullable(), type_type, type_offset,
                            dictionary, children_offset, metadata_offset);
   }
 
-  Offset<fb::DictionaryEncoding> encode_dictionary(const DictionaryType& dict) {
+  /// The id of the next dictionary-encoded field in pre-order, checked to be for `dict`.
+  int64_t take_dictionary_id(const DictionaryType& dict) {
     if (next_dictionary_ >= dictionaries_.size()) {
       throw InvalidArgument(path() + ": the schema has more dictionary-encoded fields than the " +
                             std::to_string(dictionaries_.size()) + " dictionary ids given");
@@ -171,9 +195,7 @@ class SchemaEncoder {
                             ", not for " + dict.to_string() +
                             " (ids must follow the order of number_dictionaries)");
     }
-    const auto index = encode_int(builder_, *dict.index_type());
-    return fb::CreateDictionaryEncoding(builder_, entry.id, index, dict.ordered(),
-                                        fb::DictionaryKind::DenseArray);
+    return entry.id;
   }
 
   std::pair<fb::Type, Offset<void>> encode_type(const DataType& type) {
@@ -536,13 +558,15 @@ class SchemaDecoder {
     TypePtr type;
     try {
       type = decode_type(field, std::move(children));
-      type = apply_extension(std::move(type), metadata);
       if (encoding != nullptr) {
         auto dict = decode_dictionary(*encoding, std::move(type));
         check_shared_dictionary(encoding->id(), *dict);
         dictionaries_[dictionary_slot].type = dict;
         type = std::move(dict);
       }
+      // As Arrow reads it: the extension type of a dictionary-encoded field is stored as the
+      // dictionary, extension<dictionary<...>>.
+      type = apply_extension(std::move(type), metadata);
     } catch (const FormatError&) {
       throw;
     } catch (const Error& error) {

@@ -21,9 +21,12 @@ std::vector<DictionaryField> number_dictionaries(const Schema& schema);
 /// Flatbuffer bytes (no framing) of a Schema message. `schema.dictionaries` gives the ids, one
 /// entry per dictionary-encoded field in the order of `number_dictionaries`; when it is empty the
 /// schema's dictionaries are numbered by `number_dictionaries`. Extension types are written as
-/// their storage type with `ARROW:extension:name` / `ARROW:extension:metadata` field metadata.
-/// Throws `InvalidArgument` when the ids do not match the schema, `NotImplemented` for what IPC
-/// cannot hold (a dictionary of dictionaries, an extension type stored as a dictionary).
+/// their storage type with `ARROW:extension:name` / `ARROW:extension:metadata` field metadata;
+/// an extension type stored as a dictionary, like a dictionary of extension values, is a
+/// dictionary-encoded field with those keys (as Arrow writes both), and decodes as Arrow reads
+/// it: extension<dictionary<...>>. Throws `InvalidArgument` when the ids do not match the
+/// schema, `NotImplemented` for what IPC cannot hold (a dictionary of dictionaries, two
+/// extension types on one field).
 std::shared_ptr<Buffer> encode_schema_message(const SchemaHeader& schema);
 std::shared_ptr<Buffer> encode_record_batch_message(const RecordBatchHeader& header,
                                                     int64_t body_length);
