@@ -20,10 +20,14 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <initializer_list>
+#include <iostream>
 #include <memory>
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <system_error>
 #include <vector>
 
 #include "bowstring/array/builder_binary.h"
@@ -92,12 +96,16 @@ struct Columns {
       switch (workload.kind) {
         case ValueKind::kInt64: {
           auto& column = ints.emplace_back(rows);
-          for (auto& value : column) value = small(rng);
+          for (auto& value : column) {
+            value = small(rng);
+          }
           break;
         }
         case ValueKind::kFloat64: {
           auto& column = doubles.emplace_back(rows);
-          for (auto& value : column) value = static_cast<double>(small(rng)) / 64.0;
+          for (auto& value : column) {
+            value = static_cast<double>(small(rng)) / 64.0;
+          }
           break;
         }
         case ValueKind::kUtf8: {
@@ -135,7 +143,9 @@ bowstring::RecordBatch make_batch(const Workload& workload, const Columns& data)
       }
       case ValueKind::kUtf8: {
         bowstring::StringBuilder builder;
-        for (const std::string& value : data.strings[c]) builder.append(value);
+        for (const std::string& value : data.strings[c]) {
+          builder.append(value);
+        }
         arrays.push_back(builder.finish());
         fields.push_back(bowstring::field(name, bowstring::utf8()));
         break;
@@ -149,7 +159,9 @@ int64_t body_size(const bowstring::RecordBatch& batch) {
   int64_t bytes = 0;
   for (const bowstring::Array& column : batch.columns()) {
     for (const auto& buffer : column.data()->buffers) {
-      if (buffer) bytes += buffer->size();
+      if (buffer) {
+        bytes += buffer->size();
+      }
     }
   }
   return bytes;
@@ -178,6 +190,15 @@ std::vector<std::string>& temp_files() {
   return files;
 }
 
+/// The parts of a benchmark's name joined ("WriteStream" "[lz4]" "/int64x16/bowstring").
+std::string benchmark_name(std::initializer_list<std::string_view> parts) {
+  std::string name;
+  for (const std::string_view part : parts) {
+    name += part;
+  }
+  return name;
+}
+
 const std::vector<std::pair<std::string, bowstring::Compression>> kCodecs = {
     {"", bowstring::Compression::kNone},
     {"[lz4]", bowstring::Compression::kLz4Frame},
@@ -188,8 +209,8 @@ void register_bowstring(const Workload& workload, const bowstring::RecordBatch& 
   const int64_t bytes = body_size(batch);
   const std::string suffix = "/" + workload.name + "/bowstring";
   for (const auto& [codec_name, codec] : kCodecs) {
-    benchmark::RegisterBenchmark(("WriteStream" + codec_name + suffix).c_str(),
-                                 [batch, bytes, codec](benchmark::State& state) {
+    benchmark::RegisterBenchmark(benchmark_name({"WriteStream", codec_name, suffix}).c_str(),
+                                 [batch, bytes, codec = codec](benchmark::State& state) {
                                    for (auto _ : state) {
                                      benchmark::DoNotOptimize(write_stream(batch, codec));
                                    }
@@ -199,7 +220,7 @@ void register_bowstring(const Workload& workload, const bowstring::RecordBatch& 
     const std::shared_ptr<bowstring::Buffer> stream = write_stream(batch, codec);
     for (const bool validate : {false, true}) {
       const std::string mode = validate ? "[validated]" : "[trusted]";
-      benchmark::RegisterBenchmark(("ReadStream" + codec_name + mode + suffix).c_str(),
+      benchmark::RegisterBenchmark(benchmark_name({"ReadStream", codec_name, mode, suffix}).c_str(),
                                    [stream, bytes, validate](benchmark::State& state) {
                                      ipc::ReadOptions options;
                                      options.validate_full = validate;
@@ -250,12 +271,16 @@ void register_bowstring(const Workload& workload, const bowstring::RecordBatch& 
 
 template <typename T>
 T check(arrow::Result<T> result) {
-  if (!result.ok()) throw std::runtime_error(result.status().ToString());
+  if (!result.ok()) {
+    throw std::runtime_error(result.status().ToString());
+  }
   return std::move(result).ValueUnsafe();
 }
 
 void check(const arrow::Status& status) {
-  if (!status.ok()) throw std::runtime_error(status.ToString());
+  if (!status.ok()) {
+    throw std::runtime_error(status.ToString());
+  }
 }
 
 std::shared_ptr<arrow::RecordBatch> make_arrow_batch(const Workload& workload,
@@ -315,7 +340,7 @@ void register_libarrow(const Workload& workload, const std::shared_ptr<arrow::Re
   const std::string suffix = "/" + workload.name + "/libarrow";
   for (const auto& [codec_name, codec] : kCodecs) {
     const arrow::ipc::IpcWriteOptions options = arrow_write_options(codec);
-    benchmark::RegisterBenchmark(("WriteStream" + codec_name + suffix).c_str(),
+    benchmark::RegisterBenchmark(benchmark_name({"WriteStream", codec_name, suffix}).c_str(),
                                  [batch, bytes, options](benchmark::State& state) {
                                    for (auto _ : state) {
                                      benchmark::DoNotOptimize(arrow_write_stream(batch, options));
@@ -326,7 +351,7 @@ void register_libarrow(const Workload& workload, const std::shared_ptr<arrow::Re
     const std::shared_ptr<arrow::Buffer> stream = arrow_write_stream(batch, options);
     for (const bool validate : {false, true}) {
       const std::string mode = validate ? "[validated]" : "[trusted]";
-      benchmark::RegisterBenchmark(("ReadStream" + codec_name + mode + suffix).c_str(),
+      benchmark::RegisterBenchmark(benchmark_name({"ReadStream", codec_name, mode, suffix}).c_str(),
                                    [stream, bytes, validate](benchmark::State& state) {
                                      for (auto _ : state) {
                                        auto reader =
@@ -334,7 +359,9 @@ void register_libarrow(const Workload& workload, const std::shared_ptr<arrow::Re
                                                std::make_shared<arrow::io::BufferReader>(stream)));
                                        std::shared_ptr<arrow::RecordBatch> read;
                                        check(reader->ReadNext(&read));
-                                       if (validate) check(read->ValidateFull());
+                                       if (validate) {
+                                         check(read->ValidateFull());
+                                       }
                                        benchmark::DoNotOptimize(read);
                                      }
                                      state.SetBytesProcessed(state.iterations() * bytes);
@@ -390,9 +417,18 @@ int main(int argc, char** argv) {
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
     return 1;
   }
-  register_all();
-  benchmark::RunSpecifiedBenchmarks();
+  int status = 0;
+  try {
+    register_all();
+    benchmark::RunSpecifiedBenchmarks();
+  } catch (const std::exception& error) {
+    std::cerr << "ipc benchmark failed: " << error.what() << '\n';
+    status = 1;
+  }
   benchmark::Shutdown();
-  for (const std::string& path : temp_files()) std::filesystem::remove(path);
-  return 0;
+  for (const std::string& path : temp_files()) {
+    std::error_code ignored;
+    std::filesystem::remove(path, ignored);
+  }
+  return status;
 }

@@ -109,12 +109,20 @@ Summary summarize(const bs::RecordBatch& slice) {
 void count_buffers_inside(const bs::ArrayData& array, const uint8_t* begin, const uint8_t* end,
                           int64_t& inside, int64_t& total) {
   for (const auto& buffer : array.buffers) {
-    if (buffer == nullptr || buffer->size() == 0) continue;
+    if (buffer == nullptr || buffer->size() == 0) {
+      continue;
+    }
     ++total;
-    if (buffer->data() >= begin && buffer->data() + buffer->size() <= end) ++inside;
+    if (buffer->data() >= begin && buffer->data() + buffer->size() <= end) {
+      ++inside;
+    }
   }
-  for (const auto& child : array.children) count_buffers_inside(*child, begin, end, inside, total);
-  if (array.dictionary) count_buffers_inside(*array.dictionary, begin, end, inside, total);
+  for (const auto& child : array.children) {
+    count_buffers_inside(*child, begin, end, inside, total);
+  }
+  if (array.dictionary) {
+    count_buffers_inside(*array.dictionary, begin, end, inside, total);
+  }
 }
 
 /// Writes the readings to an Arrow IPC file (and a zstd-compressed one, for its size), maps the

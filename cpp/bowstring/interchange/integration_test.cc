@@ -190,6 +190,15 @@ class GoldFileTest : public ::testing::TestWithParam<GoldCase> {
         << message;
   }
 
+  /// Full validation refuses the data of a case with a known issue, naming the problem (the
+  /// only known issue is decimal values with more digits than their precision).
+  template <typename Read>
+  void expect_known_issue_refused(Read read) const {
+    const std::string message = error_message<FormatError>(read);
+    EXPECT_NE(message.find("digits"), std::string::npos)
+        << "full validation should refuse " << known_issue_ << ", got: " << message;
+  }
+
   /// What is wrong with some old cases: the data is read without full validation, and full
   /// validation must reject it.
   std::string known_issue_;
@@ -211,8 +220,7 @@ TEST_P(GoldFileTest, StreamReadsAsItsJson) {
   const std::vector<RecordBatch> batches = read_all(*reader);
   EXPECT_EQ(difference(json, reader->schema(), batches), "");
   if (!known_issue_.empty()) {
-    EXPECT_THROW(read_all(*ipc::StreamReader::open(open_stream_file(path))), FormatError)
-        << "full validation accepts " << known_issue_;
+    expect_known_issue_refused([&] { read_all(*ipc::StreamReader::open(open_stream_file(path))); });
   }
 }
 
@@ -231,9 +239,8 @@ TEST_P(GoldFileTest, FileReadsAsItsJson) {
       ipc::FileReader::open(MemoryMappedFile::open(path.string()), read_options_);
   EXPECT_EQ(difference(json, reader->schema(), read_all(*reader)), "");
   if (!known_issue_.empty()) {
-    EXPECT_THROW(read_all(*ipc::FileReader::open(MemoryMappedFile::open(path.string()))),
-                 FormatError)
-        << "full validation accepts " << known_issue_;
+    expect_known_issue_refused(
+        [&] { read_all(*ipc::FileReader::open(MemoryMappedFile::open(path.string()))); });
   }
 }
 

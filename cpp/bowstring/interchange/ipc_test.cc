@@ -7,9 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <functional>
-#include <iterator>
 #include <limits>
 #include <optional>
 #include <string>
@@ -25,8 +23,6 @@
 #include "bowstring/table/table.h"
 #include "bowstring/testing/array_data_testing.h"
 #include "bowstring/testing/array_testing.h"
-#include "bowstring/testing/arrow_json.h"
-#include "bowstring/testing/arrow_testing_data.h"
 #include "bowstring/testing/test_util.h"
 #include "bowstring/util/error.h"
 
@@ -581,82 +577,6 @@ TEST(IpcReader, RecordBatchIndexOutOfRange) {
               HasSubstr("record batch 1 is outside an IPC file of 1 record batches"));
   EXPECT_THAT(error_message<IndexError>([&] { reader->record_batch(-1); }),
               HasSubstr("record batch -1"));
-}
-
-// --- files written by Apache Arrow (the integration "gold" files of arrow-testing) --------
-
-std::shared_ptr<Buffer> contents_of(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  const std::vector<char> bytes((std::istreambuf_iterator<char>(in)),
-                                std::istreambuf_iterator<char>());
-  return Buffer::copy_of(bytes.data(), static_cast<int64_t>(bytes.size()));
-}
-
-/// The JSON description of a gold case, or nullopt when the JSON reader cannot hold it.
-std::optional<testing::JsonIntegrationData> json_of(const std::filesystem::path& stream_path,
-                                                    bool validate_full) {
-  std::filesystem::path json_path = stream_path;
-  json_path.replace_extension(".json.gz");
-  if (!std::filesystem::exists(json_path)) {
-    return std::nullopt;
-  }
-  try {
-    return testing::read_json_integration(json_path.string(), {.validate_full = validate_full});
-  } catch (const NotImplemented&) {
-    return std::nullopt;
-  }
-}
-
-TEST(IpcGoldFiles, StreamsAndFilesMatchTheirJsonAndRoundTrip) {
-  BOWSTRING_ARROW_INTEGRATION_DIR_OR_SKIP(dir);
-  int streams = 0;
-  int compared_with_json = 0;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
-    const std::filesystem::path& path = entry.path();
-    if (path.extension() != ".stream") {
-      continue;
-    }
-    SCOPED_TRACE(path.string());
-    ++streams;
-    const std::shared_ptr<Buffer> stream = contents_of(path);
-    if (path.parent_path().filename() == "1.0.0-bigendian") {
-      EXPECT_THAT(error_message<FormatError>([&] { read_stream(stream); }),
-                  HasSubstr("big-endian"));
-      continue;
-    }
-    ReadOptions options;
-    if (!testing::gold_file_known_issue(path).empty()) {
-      EXPECT_THAT(error_message<FormatError>([&] { read_stream(stream); }), HasSubstr("digits"));
-      options.validate_full = false;
-    }
-    const std::vector<RecordBatch> batches = read_stream_batches(stream, options);
-    const Table from_stream = read_stream(stream, options);
-
-    if (const auto json = json_of(path, options.validate_full)) {
-      ++compared_with_json;
-      EXPECT_TRUE(from_stream.schema()->equals(*json->schema, true))
-          << from_stream.schema()->to_string() << "\nJSON:\n"
-          << json->schema->to_string();
-      ASSERT_EQ(batches.size(), json->batches.size());
-      for (size_t i = 0; i < batches.size(); ++i) {
-        EXPECT_TRUE(batches[i].equals(json->batches[i])) << "batch " << i;
-      }
-    }
-    std::filesystem::path file_path = path;
-    file_path.replace_extension(".arrow_file");
-    if (std::filesystem::exists(file_path)) {
-      EXPECT_TRUE(read_file(contents_of(file_path), options).equals(from_stream, true));
-    }
-    for (const Compression compression : kCompressions) {
-      SCOPED_TRACE(std::string(compression_name(compression)));
-      EXPECT_TRUE(read_stream(write_stream(from_stream, compressed(compression)), options)
-                      .equals(from_stream, true));
-      EXPECT_TRUE(read_file(write_file(from_stream, compressed(compression)), options)
-                      .equals(from_stream, true));
-    }
-  }
-  EXPECT_GT(streams, 50);
-  EXPECT_GT(compared_with_json, 40);
 }
 
 // --- malformed input ----------------------------------------------------------------------

@@ -18,8 +18,11 @@ namespace bowstring::ipc {
 
 /// Writes one message; `body` is written as the encoder laid it out (see body.h): each buffer
 /// at its header offset, zeros in the gaps and up to `body.body_length`. Returns where the
-/// message went: `offset` is `sink.position()` before the call. Throws `InvalidArgument` when
-/// the body's buffers do not fit its header (count, overlap, short buffer, body length).
+/// message went: `offset` is the sink's own position (`sink.position()`) where the message
+/// starts, not a position relative to anything the caller wrote before (a file writer that did
+/// not start at position 0 rebases it); `metadata_length` counts the framing, the metadata and
+/// its padding. Throws `InvalidArgument` when the body's buffers do not fit its header (count,
+/// overlap, short buffer, body length).
 FileBlock write_message(OutputStream& sink, const Buffer& metadata, const EncodedBody& body);
 /// The end-of-stream marker.
 void write_end_of_stream(OutputStream& sink);

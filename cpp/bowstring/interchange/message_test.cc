@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -14,6 +13,7 @@
 #include <vector>
 
 #include "bowstring/interchange/metadata.h"
+#include "bowstring/testing/arrow_testing_data.h"
 #include "bowstring/testing/test_util.h"
 #include "bowstring/util/error.h"
 
@@ -286,33 +286,14 @@ TEST(MessageFileTest, ReadsMessagesAtBlocks) {
 
 // --- Files written by Apache Arrow (the integration "gold" files of arrow-testing) ------------
 
-std::filesystem::path gold_dir() {
-  const char* from_env = std::getenv("ARROW_TEST_DATA");
-  return std::filesystem::path(from_env != nullptr ? from_env : BOWSTRING_ARROW_TEST_DATA) /
-         "arrow-ipc-stream" / "integration";
-}
-
-/// Skips the test (fails it under CI) when the gold files are not there.
-#define REQUIRE_GOLD_FILES()                                                              \
-  do {                                                                                    \
-    if (!std::filesystem::is_directory(gold_dir())) {                                     \
-      const std::string reason = "Arrow test files not found at " + gold_dir().string() + \
-                                 " (set ARROW_TEST_DATA to arrow-testing/data)";          \
-      const char* ci = std::getenv("CI");                                                 \
-      if (ci != nullptr && std::string(ci) == "true") {                                   \
-        GTEST_FAIL() << reason;                                                           \
-      }                                                                                   \
-      GTEST_SKIP() << reason;                                                             \
-    }                                                                                     \
-  } while (false)
-
 std::shared_ptr<const Buffer> read_file(const std::filesystem::path& path) {
   return MemoryMappedFile::open(path.string())->buffer();
 }
 
-std::vector<std::filesystem::path> gold_files(const std::string& extension, bool big_endian) {
+std::vector<std::filesystem::path> gold_files(const std::filesystem::path& dir,
+                                              const std::string& extension, bool big_endian) {
   std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(gold_dir())) {
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
     const bool is_big = entry.path().parent_path().filename() == "1.0.0-bigendian";
     if (entry.path().extension() == extension && is_big == big_endian) {
       files.push_back(entry.path());
@@ -322,8 +303,8 @@ std::vector<std::filesystem::path> gold_files(const std::string& extension, bool
   return files;
 }
 
-SchemaPtr gold_schema(const std::string& relative) {
-  MessageReader reader = reader_of(read_file(gold_dir() / relative));
+SchemaPtr gold_schema(const std::filesystem::path& dir, const std::string& relative) {
+  MessageReader reader = reader_of(read_file(dir / relative));
   std::optional<Message> first = reader.next();
   EXPECT_TRUE(first.has_value());
   EXPECT_EQ(first->header.type, MessageType::kSchema);
@@ -331,8 +312,8 @@ SchemaPtr gold_schema(const std::string& relative) {
 }
 
 TEST(MessageGoldTest, EveryMessageOfEveryLittleEndianStreamDecodes) {
-  REQUIRE_GOLD_FILES();
-  const auto files = gold_files(".stream", false);
+  BOWSTRING_ARROW_INTEGRATION_DIR_OR_SKIP(dir);
+  const auto files = gold_files(dir, ".stream", false);
   EXPECT_GT(files.size(), 50u);
   for (const auto& path : files) {
     SCOPED_TRACE(path.string());
@@ -358,8 +339,8 @@ TEST(MessageGoldTest, EveryMessageOfEveryLittleEndianStreamDecodes) {
 }
 
 TEST(MessageGoldTest, EveryLittleEndianFileFooterAndBlockDecodes) {
-  REQUIRE_GOLD_FILES();
-  const auto files = gold_files(".arrow_file", false);
+  BOWSTRING_ARROW_INTEGRATION_DIR_OR_SKIP(dir);
+  const auto files = gold_files(dir, ".arrow_file", false);
   EXPECT_GT(files.size(), 50u);
   for (const auto& path : files) {
     SCOPED_TRACE(path.string());
@@ -392,7 +373,7 @@ TEST(MessageGoldTest, EveryLittleEndianFileFooterAndBlockDecodes) {
       stream.replace_extension(".stream");
       if (std::filesystem::exists(stream)) {
         EXPECT_TRUE(footer.schema.schema->equals(
-            *gold_schema(std::filesystem::relative(stream, gold_dir())), true));
+            *gold_schema(dir, std::filesystem::relative(stream, dir)), true));
       }
     } catch (const FormatError& error) {
       ADD_FAILURE() << error.what();
@@ -401,8 +382,8 @@ TEST(MessageGoldTest, EveryLittleEndianFileFooterAndBlockDecodes) {
 }
 
 TEST(MessageGoldTest, BigEndianSchemasAreRefused) {
-  REQUIRE_GOLD_FILES();
-  const auto files = gold_files(".stream", true);
+  BOWSTRING_ARROW_INTEGRATION_DIR_OR_SKIP(dir);
+  const auto files = gold_files(dir, ".stream", true);
   EXPECT_GT(files.size(), 10u);
   for (const auto& path : files) {
     SCOPED_TRACE(path.string());
@@ -414,7 +395,7 @@ TEST(MessageGoldTest, BigEndianSchemasAreRefused) {
 }
 
 TEST(MessageGoldTest, SchemasDecodeAsArrowWroteThem) {
-  REQUIRE_GOLD_FILES();
+  BOWSTRING_ARROW_INTEGRATION_DIR_OR_SKIP(dir);
   const std::map<std::string, std::string> expected = {
       {"cpp-21.0.0/generated_list_view.stream",
        "lv: list_view<item: float>\nllv: large_list_view<item: float>"},
@@ -469,15 +450,15 @@ TEST(MessageGoldTest, SchemasDecodeAsArrowWroteThem) {
   };
   for (const auto& [file, schema_text] : expected) {
     SCOPED_TRACE(file);
-    EXPECT_EQ(gold_schema(file)->to_string(), schema_text);
+    EXPECT_EQ(gold_schema(dir, file)->to_string(), schema_text);
   }
 
-  const SchemaPtr decimals = gold_schema("1.0.0-littleendian/generated_decimal256.stream");
+  const SchemaPtr decimals = gold_schema(dir, "1.0.0-littleendian/generated_decimal256.stream");
   ASSERT_EQ(decimals->num_fields(), 33);
   EXPECT_EQ(decimals->field(32)->type()->to_string(), "decimal256(69, 5)");
 
   // Field and schema metadata; the extension keys of an unknown extension become the type.
-  const SchemaPtr custom = gold_schema("1.0.0-littleendian/generated_custom_metadata.stream");
+  const SchemaPtr custom = gold_schema(dir, "1.0.0-littleendian/generated_custom_metadata.stream");
   EXPECT_EQ(custom->metadata(), (Metadata{{"schema_custom_0", "{}"}, {"schema_custom_1", "{}"}}));
   EXPECT_EQ(custom->field(0)->metadata(), (Metadata{{"pandas", "{}"}}));
   EXPECT_EQ(custom->field(1)->metadata().size(), 9u);
@@ -491,10 +472,10 @@ TEST(MessageGoldTest, SchemasDecodeAsArrowWroteThem) {
 }
 
 TEST(MessageGoldTest, DictionaryIdsAndBatchHeaders) {
-  REQUIRE_GOLD_FILES();
+  BOWSTRING_ARROW_INTEGRATION_DIR_OR_SKIP(dir);
   {
     MessageReader reader =
-        reader_of(read_file(gold_dir() / "1.0.0-littleendian/generated_nested_dictionary.stream"));
+        reader_of(read_file(dir / "1.0.0-littleendian/generated_nested_dictionary.stream"));
     const Message schema_message = *reader.next();
     const auto& dictionaries = schema_message.header.schema->dictionaries;
     ASSERT_EQ(dictionaries.size(), 5u);
@@ -521,7 +502,7 @@ TEST(MessageGoldTest, DictionaryIdsAndBatchHeaders) {
   }
   {
     MessageReader reader =
-        reader_of(read_file(gold_dir() / "4.0.0-shareddict/generated_shared_dict.stream"));
+        reader_of(read_file(dir / "4.0.0-shareddict/generated_shared_dict.stream"));
     const Message schema_message = *reader.next();
     const auto& dictionaries = schema_message.header.schema->dictionaries;
     ASSERT_EQ(dictionaries.size(), 2u);
@@ -532,15 +513,14 @@ TEST(MessageGoldTest, DictionaryIdsAndBatchHeaders) {
            {"2.0.0-compression/generated_zstd.stream", Compression::kZstd},
            {"1.0.0-littleendian/generated_primitive.stream", Compression::kNone}}) {
     SCOPED_TRACE(file);
-    MessageReader reader = reader_of(read_file(gold_dir() / file));
+    MessageReader reader = reader_of(read_file(dir / file));
     reader.next();
     const Message batch = *reader.next();
     ASSERT_EQ(batch.header.type, MessageType::kRecordBatch);
     EXPECT_EQ(batch.header.record_batch->compression, compression);
   }
   {
-    MessageReader reader =
-        reader_of(read_file(gold_dir() / "cpp-21.0.0/generated_binary_view.stream"));
+    MessageReader reader = reader_of(read_file(dir / "cpp-21.0.0/generated_binary_view.stream"));
     reader.next();
     const Message batch = *reader.next();
     EXPECT_EQ(batch.header.record_batch->variadic_buffer_counts.size(), 2u);
@@ -548,18 +528,18 @@ TEST(MessageGoldTest, DictionaryIdsAndBatchHeaders) {
   }
   {
     // Legacy framing and V4 metadata.
-    MessageReader reader = reader_of(read_file(gold_dir() / "0.14.1/generated_primitive.stream"));
+    MessageReader reader = reader_of(read_file(dir / "0.14.1/generated_primitive.stream"));
     EXPECT_EQ(reader.next()->header.version, MetadataVersion::kV4);
   }
 }
 
 TEST(MessageGoldTest, MutatedStreamsNeverCrash) {
-  REQUIRE_GOLD_FILES();
+  BOWSTRING_ARROW_INTEGRATION_DIR_OR_SKIP(dir);
   std::mt19937_64 rng(7);
   for (const char* file :
        {"cpp-21.0.0/generated_nested_dictionary.stream", "cpp-21.0.0/generated_union.stream",
         "0.14.1/generated_map.stream", "2.0.0-compression/generated_zstd.stream"}) {
-    const auto original = read_file(gold_dir() / file);
+    const auto original = read_file(dir / file);
     for (int iteration = 0; iteration < 2000; ++iteration) {
       std::vector<uint8_t> bytes(original->data(), original->data() + original->size());
       for (int flips = 1 + static_cast<int>(rng() % 3); flips > 0; --flips) {

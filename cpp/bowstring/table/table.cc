@@ -260,7 +260,9 @@ std::optional<RecordBatch> TableBatchReader::next() {
 Table RecordBatchReader::read_all() {
   SchemaPtr batch_schema = schema();
   std::vector<RecordBatch> batches;
-  while (std::optional<RecordBatch> batch = next()) batches.push_back(std::move(*batch));
+  while (std::optional<RecordBatch> batch = next()) {
+    batches.push_back(std::move(*batch));
+  }
   return Table::from_batches(std::move(batch_schema), batches);
 }
 
