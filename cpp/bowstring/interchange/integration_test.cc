@@ -244,10 +244,9 @@ TEST_P(GoldFileTest, FileReadsAsItsJson) {
   }
 }
 
+// Big-endian cases too: their JSON describes the same values, which our writers write in
+// little-endian order.
 TEST_P(GoldFileTest, WrittenAgainReadsTheSame) {
-  if (GetParam().big_endian()) {
-    GTEST_SKIP() << "big-endian data is not read, so there is nothing to write again";
-  }
   const JsonIntegrationData json = expected();
   for (const Compression compression :
        {Compression::kNone, Compression::kZstd, Compression::kLz4Frame}) {
