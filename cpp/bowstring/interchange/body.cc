@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -508,22 +509,66 @@ std::string buffer_role(const BufferSpec& spec, bool dictionary) {
   return "unknown";
 }
 
+/// What the fields of a message take from its header, variadic data buffers aside.
+struct BufferDemand {
+  int64_t buffers = 0;
+  int64_t view_fields = 0;
+};
+
+/// Adds the buffers a field of `type` takes, as `BodyDecoder::decode` takes them (a dictionary
+/// field only its indices: the values travel in dictionary batches). False when the type is
+/// nested too deep to count; the walk reports that.
+bool add_buffer_demand(const DataType& type, MetadataVersion version, int depth,
+                       BufferDemand& demand) {
+  if (depth > kMaxNestingDepth) return false;
+  const DataType& storage = storage_of(type);
+  const auto layout_size = static_cast<int64_t>(storage.layout().size());
+  switch (storage.id()) {
+    case TypeId::kNull:
+      return true;
+    case TypeId::kSparseUnion:
+    case TypeId::kDenseUnion:
+    case TypeId::kRunEndEncoded:
+      // No validity buffer, except the one V4 metadata still carries.
+      demand.buffers += layout_size - 1 + (version == MetadataVersion::kV4 ? 1 : 0);
+      break;
+    default:
+      demand.buffers += layout_size;
+      break;
+  }
+  if (is_view_type(storage.id())) ++demand.view_fields;
+  if (storage.id() == TypeId::kDictionary) return true;
+  for (const FieldPtr& child : storage.fields()) {
+    if (!add_buffer_demand(*child->type(), version, depth + 1, demand)) return false;
+  }
+  return true;
+}
+
 /// Rebuilds arrays from the field nodes and buffers of one message, checking each count and
 /// range before it is used. Content is checked afterwards by validation.
 class BodyDecoder {
  public:
+  /// `fields`: the types of the fields the message holds, in order.
   BodyDecoder(const RecordBatchHeader& header, const std::shared_ptr<Buffer>& body,
               const DictionaryMemo& memo, const ReadOptions& options, const std::string& what,
-              MetadataVersion version)
+              MetadataVersion version, const std::vector<const DataType*>& fields)
       : header_(header),
         body_(body != nullptr ? body : Buffer::wrap(&kNoBytes, 0, nullptr)),
         memo_(memo),
         options_(options),
         what_(what),
         version_(version) {
+    // More buffers than the fields take is refused before any is decompressed: a hostile
+    // header may list many aliases of one small frame that inflates to a large buffer.
+    const std::optional<int64_t> needed = buffers_needed(fields);
+    const auto listed = static_cast<int64_t>(header.buffers.size());
+    if (needed.has_value() && listed > *needed) {
+      fail_header("the header has " + std::to_string(listed) + " buffers, the schema needs " +
+                  std::to_string(*needed));
+    }
     if (header.compression != Compression::kNone) {
       codec_ = Codec::make(header.compression);
-      predecompress();
+      if (needed.has_value()) predecompress();
     }
   }
 
@@ -751,35 +796,58 @@ class BodyDecoder {
     return out;
   }
 
+  /// The buffers the message's fields take from the header, or nullopt when the header's
+  /// variadic counts do not fit the fields (the walk then reports what is wrong).
+  std::optional<int64_t> buffers_needed(const std::vector<const DataType*>& fields) const {
+    BufferDemand demand;
+    for (const DataType* type : fields) {
+      if (!add_buffer_demand(*type, version_, 0, demand)) return std::nullopt;
+    }
+    const std::vector<int64_t>& counts = header_.variadic_buffer_counts;
+    if (demand.view_fields != static_cast<int64_t>(counts.size())) return std::nullopt;
+    const auto listed = static_cast<int64_t>(header_.buffers.size());
+    int64_t needed = demand.buffers;
+    for (const int64_t count : counts) {
+      if (count < 0 || count > listed) return std::nullopt;
+      needed += count;
+    }
+    return needed;
+  }
+
   /// Decompresses the buffers of a large compressed body on several threads before the walk
-  /// needs them. A buffer that fails here is left to the walk, which decompresses it again and
-  /// reports the problem with its field's path.
+  /// needs them. Only buffers stored one after the other are taken: a range that overlaps or
+  /// precedes the previous one taken is left to the walk, so that aliases of one frame are
+  /// decompressed only as often as the fields use them. A buffer that fails here is left to
+  /// the walk too, which decompresses it again and reports the problem with its field's path.
   void predecompress() {
     constexpr int64_t kPrefix = 8;
+    std::vector<size_t> chosen;
     int64_t claimed = 0;
-    for (const BufferRange& range : header_.buffers) {
-      if (range.offset >= 0 && range.length >= kPrefix && range.offset <= body_->size() &&
-          range.length <= body_->size() - range.offset) {
-        const int64_t length = read_int64_le(body_->data() + range.offset);
-        if (length > 0 && length <= options_.max_decompressed_size) {
-          claimed = std::min(claimed + length, kMaxBufferSize);
-        }
+    int64_t end_of_previous = 0;
+    for (size_t i = 0; i < header_.buffers.size(); ++i) {
+      const BufferRange range = header_.buffers[i];
+      if (range.offset < end_of_previous || range.length < kPrefix ||
+          range.offset > body_->size() || range.length > body_->size() - range.offset) {
+        continue;
+      }
+      chosen.push_back(i);
+      end_of_previous = range.offset + range.length;
+      const int64_t length = read_int64_le(body_->data() + range.offset);
+      if (length > 0 && length <= options_.max_decompressed_size) {
+        claimed = std::min(claimed + length, kMaxBufferSize);
       }
     }
     const int threads = codec_threads(options_.decompression_threads, claimed);
     if (threads <= 1) return;
     predecompressed_.resize(header_.buffers.size());
     std::vector<std::unique_ptr<Codec>> codecs(static_cast<size_t>(threads));
-    parallel_for(static_cast<int64_t>(header_.buffers.size()), threads, [&](int64_t i, int worker) {
-      const BufferRange range = header_.buffers[static_cast<size_t>(i)];
-      if (range.offset < 0 || range.length <= 0 || range.offset > body_->size() ||
-          range.length > body_->size() - range.offset) {
-        return;
-      }
+    parallel_for(static_cast<int64_t>(chosen.size()), threads, [&](int64_t i, int worker) {
+      const size_t index = chosen[static_cast<size_t>(i)];
+      const BufferRange range = header_.buffers[index];
       std::unique_ptr<Codec>& codec = codecs[static_cast<size_t>(worker)];
       if (codec == nullptr) codec = Codec::make(header_.compression);
       std::string problem;
-      predecompressed_[static_cast<size_t>(i)] =
+      predecompressed_[index] =
           try_decompress(*Buffer::slice(body_, range.offset, range.length), *codec, problem);
     });
   }
@@ -948,7 +1016,10 @@ RecordBatch decode_record_batch(const SchemaPtr& schema, const RecordBatchHeader
                                 const ReadOptions& options, const std::string& what,
                                 MetadataVersion version) {
   check_batch_length(header.length, what);
-  BodyDecoder decoder(header, body, memo, options, what, version);
+  std::vector<const DataType*> types;
+  types.reserve(static_cast<size_t>(schema->num_fields()));
+  for (const FieldPtr& field : schema->fields()) types.push_back(field->type().get());
+  BodyDecoder decoder(header, body, memo, options, what, version, types);
   std::vector<Array> columns;
   columns.reserve(static_cast<size_t>(schema->num_fields()));
   size_t dictionary_position = 0;
@@ -981,7 +1052,8 @@ void read_dictionary_batch(const DictionaryBatchHeader& header, const std::share
   }
   const DictionaryField& field = memo.fields()[static_cast<size_t>(position)];
   const std::string name = "dictionary " + std::to_string(header.id);
-  BodyDecoder decoder(header.data, body, memo, options, what, version);
+  BodyDecoder decoder(header.data, body, memo, options, what, version,
+                      {field.type->value_type().get()});
   size_t dictionary_position = static_cast<size_t>(position) + 1;
   ArrayDataPtr data = decoder.decode(field.type->value_type(), name, dictionary_position, 0);
   if (data->length != header.data.length) {

@@ -1,0 +1,136 @@
+// Hostile and costly inputs: what a reader must refuse, and work it must not repeat, however
+// the input is shaped.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bowstring/interchange/body.h"
+#include "bowstring/interchange/compression.h"
+#include "bowstring/interchange/io.h"
+#include "bowstring/interchange/ipc.h"
+#include "bowstring/interchange/message.h"
+#include "bowstring/interchange/metadata.h"
+#include "bowstring/memory/allocator.h"
+#include "bowstring/table/table.h"
+#include "bowstring/testing/array_data_testing.h"
+#include "bowstring/testing/test_util.h"
+#include "bowstring/util/error.h"
+
+namespace bowstring::ipc {
+namespace {
+
+using ::testing::HasSubstr;
+
+/// A compressed buffer as a body stores it: the uncompressed length, then one frame.
+std::string compressed_frame(Compression compression, const std::vector<uint8_t>& raw) {
+  std::unique_ptr<Codec> codec = Codec::make(compression);
+  std::vector<uint8_t> frame(
+      static_cast<size_t>(codec->max_compressed_size(static_cast<int64_t>(raw.size()))));
+  const int64_t size = codec->compress(raw.data(), static_cast<int64_t>(raw.size()), frame.data(),
+                                       static_cast<int64_t>(frame.size()));
+  const auto length = static_cast<int64_t>(raw.size());
+  std::string stored(reinterpret_cast<const char*>(&length), sizeof(length));
+  stored.append(reinterpret_cast<const char*>(frame.data()), static_cast<size_t>(size));
+  return stored;
+}
+
+// --- decompression bombs --------------------------------------------------------------------
+
+/// A header listing 64 buffers that all alias one frame of about 500 bytes inflating to 16 MiB:
+/// every listed buffer would cost 16 MiB if decompressed, but the schema takes none of them.
+TEST(HostileIpc, AliasedCompressedBuffersAreRefusedBeforeDecompressing) {
+  const std::string frame = compressed_frame(Compression::kZstd, std::vector<uint8_t>(16 << 20));
+  ASSERT_LT(frame.size(), 2048u);
+  const std::shared_ptr<Buffer> body = testing::bytes_of(frame);
+  RecordBatchHeader header;
+  header.length = 1;
+  header.nodes = {{1, 1}};
+  header.compression = Compression::kZstd;
+  for (int i = 0; i < 64; ++i) {
+    header.buffers.push_back({0, static_cast<int64_t>(frame.size())});
+  }
+  const SchemaPtr nulls = schema({field("n", null())});
+  const DictionaryMemo memo({});
+  for (const int threads : {0, 1, 4}) {
+    BudgetedAllocator budget(default_allocator(), 64 << 20, "bomb budget");
+    ReadOptions options;
+    options.allocator = &budget;
+    options.decompression_threads = threads;
+    try {
+      decode_record_batch(nulls, header, body, memo, options, "message 1 (record batch)");
+      FAIL() << "the aliased buffers were accepted";
+    } catch (const FormatError& error) {
+      EXPECT_THAT(error.what(), HasSubstr("the header has 64 buffers, the schema needs 0"));
+    }
+    EXPECT_EQ(budget.stats().peak_bytes, 0) << "threads " << threads;
+  }
+}
+
+/// Buffers the schema takes may alias one frame: each is decompressed as the walk uses it.
+TEST(HostileIpc, AliasedBuffersTheSchemaTakesAreDecompressedAsUsed) {
+  std::vector<uint8_t> raw(4 << 20, 0);
+  raw[0] = 1;
+  const std::string frame = compressed_frame(Compression::kZstd, raw);
+  const std::shared_ptr<Buffer> body = testing::bytes_of(frame);
+  RecordBatchHeader header;
+  header.length = 2;
+  header.nodes = {{2, 1}};
+  header.compression = Compression::kZstd;
+  header.buffers = {{0, static_cast<int64_t>(frame.size())},
+                    {0, static_cast<int64_t>(frame.size())}};
+  const DictionaryMemo memo({});
+  for (const int threads : {1, 4}) {
+    BudgetedAllocator budget(default_allocator(), 64 << 20, "alias budget");
+    ReadOptions options;
+    options.allocator = &budget;
+    options.decompression_threads = threads;
+    const RecordBatch batch = decode_record_batch(schema({field("i", int8())}), header, body, memo,
+                                                  options, "message 1 (record batch)");
+    // Both buffers start with byte 1: validity slot 0 set, slot 1 null; value 1.
+    EXPECT_EQ(batch.column(0).to_string(),
+              testing::array_of<int8_t>(int8(), {1, std::nullopt}).to_string());
+    EXPECT_LE(budget.stats().peak_bytes, 2 * ((4 << 20) + 64));
+  }
+}
+
+/// Parallel decompression takes buffers stored in any order, and aliases, back to the walk.
+TEST(HostileIpc, BuffersStoredOutOfOrderDecodeWithAnyThreads) {
+  std::vector<std::optional<int64_t>> values;
+  for (int64_t i = 0; i < 300'000; ++i) values.push_back(i % 977);
+  const Array column = testing::array_of<int64_t>(int64(), values);
+  const SchemaPtr longs = schema({field("a", int64()), field("b", int64())});
+  WriteOptions write;
+  write.compression = Compression::kZstd;
+  const EncodedBody encoded = encode_body({column, column}, column.length(), write);
+  ASSERT_EQ(encoded.buffers.size(), 4u);
+  // Lay the buffers out last first, and let the second column's values alias the first's.
+  std::string bytes;
+  RecordBatchHeader header = encoded.header;
+  for (size_t i = encoded.buffers.size(); i-- > 0;) {
+    header.buffers[i] = {static_cast<int64_t>(bytes.size()), encoded.buffers[i]->size()};
+    bytes.append(reinterpret_cast<const char*>(encoded.buffers[i]->data()),
+                 static_cast<size_t>(encoded.buffers[i]->size()));
+    bytes.resize((bytes.size() + 7) / 8 * 8);
+  }
+  header.buffers[3] = header.buffers[1];
+  const std::shared_ptr<Buffer> body = testing::bytes_of(bytes);
+  const DictionaryMemo memo({});
+  for (const int threads : {1, 4}) {
+    ReadOptions options;
+    options.decompression_threads = threads;
+    const RecordBatch batch =
+        decode_record_batch(longs, header, body, memo, options, "message 1 (record batch)");
+    EXPECT_TRUE(batch.column(0).equals(column));
+    EXPECT_TRUE(batch.column(1).equals(column));
+  }
+}
+
+}  // namespace
+}  // namespace bowstring::ipc
