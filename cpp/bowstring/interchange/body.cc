@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -28,6 +29,30 @@ const DataType& storage_of(const DataType& type) {
 
 bool is_view_type(TypeId id) { return id == TypeId::kStringView || id == TypeId::kBinaryView; }
 
+/// Where a field sits: its name and its parent's place, up to a column (or a dictionary's
+/// values). Turned into a dotted path ("a.b.item") only when needed, for an error or a
+/// dictionary field, so that walking wide types with long names copies no strings.
+struct FieldPath {
+  const FieldPath* parent = nullptr;
+  std::string_view name;
+
+  std::string to_string() const {
+    std::vector<std::string_view> names;
+    size_t size = 0;
+    for (const FieldPath* at = this; at != nullptr; at = at->parent) {
+      names.push_back(at->name);
+      size += at->name.size() + 1;
+    }
+    std::string path;
+    path.reserve(size);
+    for (size_t i = names.size(); i-- > 0;) {
+      path.append(names[i]);
+      if (i > 0) path.push_back('.');
+    }
+    return path;
+  }
+};
+
 int count_nested_dictionaries(const DataType& type);
 
 /// Dictionary-encoded fields at or below a field of `type`, in the pre-order of `DictionaryField`.
@@ -48,16 +73,16 @@ int count_nested_dictionaries(const DataType& type) {
   return count;
 }
 
-void collect_dictionary_paths(const DataType& type, const std::string& path,
+void collect_dictionary_paths(const DataType& type, const FieldPath& path,
                               std::vector<std::string>& out) {
   const DataType& storage = storage_of(type);
   const DataType* walked = &storage;
   if (storage.id() == TypeId::kDictionary) {
-    out.push_back(path);
+    out.push_back(path.to_string());
     walked = &storage_of(*static_cast<const DictionaryType&>(storage).value_type());
   }
   for (const FieldPtr& child : walked->fields()) {
-    collect_dictionary_paths(*child->type(), path + "." + child->name(), out);
+    collect_dictionary_paths(*child->type(), FieldPath{&path, child->name()}, out);
   }
 }
 
@@ -574,7 +599,7 @@ class BodyDecoder {
 
   /// The array of a field named `path`; `dictionary_position` is the position in
   /// `memo.fields()` of the next dictionary-encoded field met (see `DictionaryField`).
-  ArrayDataPtr decode(const TypePtr& type, const std::string& path, size_t& dictionary_position,
+  ArrayDataPtr decode(const TypePtr& type, const FieldPath& path, size_t& dictionary_position,
                       int depth) {
     if (depth > kMaxNestingDepth) {
       fail(path, "nested more than " + std::to_string(kMaxNestingDepth) + " levels deep");
@@ -641,7 +666,7 @@ class BodyDecoder {
     } else {
       for (const FieldPtr& child : storage.fields()) {
         children.push_back(
-            decode(child->type(), path + "." + child->name(), dictionary_position, depth + 1));
+            decode(child->type(), FieldPath{&path, child->name()}, dictionary_position, depth + 1));
       }
     }
     return std::make_shared<ArrayData>(type, node.length, std::move(buffers), null_count, 0,
@@ -665,8 +690,8 @@ class BodyDecoder {
     }
   }
 
-  [[noreturn]] void fail(const std::string& path, const std::string& problem) const {
-    throw FormatError(what_ + ": field '" + path + "': " + problem);
+  [[noreturn]] void fail(const FieldPath& path, const std::string& problem) const {
+    throw FormatError(what_ + ": field '" + path.to_string() + "': " + problem);
   }
 
   [[noreturn]] void fail_header(const std::string& problem) const {
@@ -676,7 +701,7 @@ class BodyDecoder {
  private:
   static constexpr uint8_t kNoBytes = 0;
 
-  FieldNode next_node(const std::string& path) {
+  FieldNode next_node(const FieldPath& path) {
     if (node_index_ >= header_.nodes.size()) {
       fail(path, "needs field node " + std::to_string(node_index_) + " but the header has only " +
                      std::to_string(header_.nodes.size()));
@@ -691,7 +716,7 @@ class BodyDecoder {
     return node;
   }
 
-  int64_t next_variadic_count(const std::string& path) {
+  int64_t next_variadic_count(const FieldPath& path) {
     if (variadic_index_ >= header_.variadic_buffer_counts.size()) {
       fail(path, "needs variadic buffer count " + std::to_string(variadic_index_) +
                      " but the header has only " +
@@ -707,7 +732,7 @@ class BodyDecoder {
     return count;
   }
 
-  std::shared_ptr<Buffer> next_buffer(const std::string& path, const BufferSpec& spec,
+  std::shared_ptr<Buffer> next_buffer(const FieldPath& path, const BufferSpec& spec,
                                       bool dictionary) {
     const size_t index = buffer_index_++;
     const std::string role = buffer_role(spec, dictionary);
@@ -735,7 +760,7 @@ class BodyDecoder {
     return buffer;
   }
 
-  std::shared_ptr<Buffer> decompress(const Buffer& stored, const std::string& path, size_t index,
+  std::shared_ptr<Buffer> decompress(const Buffer& stored, const FieldPath& path, size_t index,
                                      const std::string& role) {
     if (index < predecompressed_.size() && predecompressed_[index] != nullptr) {
       return std::move(predecompressed_[index]);
@@ -852,12 +877,12 @@ class BodyDecoder {
     });
   }
 
-  [[noreturn]] void fail_buffer(const std::string& path, size_t index, const std::string& role,
+  [[noreturn]] void fail_buffer(const FieldPath& path, size_t index, const std::string& role,
                                 const std::string& problem) const {
     fail(path, "buffer " + std::to_string(index) + " (" + role + "): " + problem);
   }
 
-  std::shared_ptr<const ArrayData> dictionary_for(const std::string& path, size_t position) {
+  std::shared_ptr<const ArrayData> dictionary_for(const FieldPath& path, size_t position) {
     const std::vector<DictionaryField>& fields = memo_.fields();
     if (position >= fields.size()) {
       fail(path, "is dictionary-encoded field " + std::to_string(position) +
@@ -949,7 +974,7 @@ EncodedBody encode_body(const std::vector<Array>& columns, int64_t length,
 std::vector<std::string> dictionary_field_paths(const Schema& schema) {
   std::vector<std::string> paths;
   for (const FieldPtr& field : schema.fields()) {
-    collect_dictionary_paths(*field->type(), field->name(), paths);
+    collect_dictionary_paths(*field->type(), FieldPath{nullptr, field->name()}, paths);
   }
   return paths;
 }
@@ -1024,11 +1049,12 @@ RecordBatch decode_record_batch(const SchemaPtr& schema, const RecordBatchHeader
   columns.reserve(static_cast<size_t>(schema->num_fields()));
   size_t dictionary_position = 0;
   for (const FieldPtr& field : schema->fields()) {
-    ArrayDataPtr data = decoder.decode(field->type(), field->name(), dictionary_position, 0);
+    const FieldPath path{nullptr, field->name()};
+    ArrayDataPtr data = decoder.decode(field->type(), path, dictionary_position, 0);
     if (data->length != header.length) {
-      decoder.fail(field->name(), "column has " + std::to_string(data->length) +
-                                      " values but the batch has " + std::to_string(header.length) +
-                                      " rows");
+      decoder.fail(path, "column has " + std::to_string(data->length) +
+                             " values but the batch has " + std::to_string(header.length) +
+                             " rows");
     }
     columns.emplace_back(std::move(data));
   }
@@ -1055,9 +1081,10 @@ void read_dictionary_batch(const DictionaryBatchHeader& header, const std::share
   BodyDecoder decoder(header.data, body, memo, options, what, version,
                       {field.type->value_type().get()});
   size_t dictionary_position = static_cast<size_t>(position) + 1;
-  ArrayDataPtr data = decoder.decode(field.type->value_type(), name, dictionary_position, 0);
+  const FieldPath path{nullptr, name};
+  ArrayDataPtr data = decoder.decode(field.type->value_type(), path, dictionary_position, 0);
   if (data->length != header.data.length) {
-    decoder.fail(name, "has " + std::to_string(data->length) + " values but the batch has " +
+    decoder.fail(path, "has " + std::to_string(data->length) + " values but the batch has " +
                            std::to_string(header.data.length) + " rows");
   }
   decoder.check_all_used();

@@ -132,5 +132,31 @@ TEST(HostileIpc, BuffersStoredOutOfOrderDecodeWithAnyThreads) {
   }
 }
 
+// --- costs that must not grow with input shape ------------------------------------------------
+
+/// A struct with a 1 MiB name and 20,000 children: paths are only spelled out for errors, so
+/// decoding does not copy the long name once per child (20 GB per batch).
+TEST(HostileIpc, WideStructWithLongNameDecodesWithoutCopyingItsName) {
+  constexpr int kChildren = 20'000;
+  FieldVector children;
+  std::vector<Array> columns;
+  for (int i = 0; i < kChildren; ++i) {
+    std::string name = "child ";
+    name += std::to_string(i);
+    children.push_back(field(name, null()));
+    columns.push_back(testing::make_array(null(), 1, {nullptr}));
+  }
+  const TypePtr wide = struct_(children);
+  const SchemaPtr long_named = schema({field(std::string(1 << 20, 'n'), wide)});
+  const RecordBatch batch(long_named, 1, {testing::struct_of(wide, 1, columns)});
+  auto sink = std::make_shared<BufferOutputStream>();
+  StreamWriter writer(sink, long_named);
+  writer.write(batch);
+  writer.write(batch);
+  writer.close();
+  const Table table = read_stream(sink->finish());
+  EXPECT_EQ(table.num_rows(), 2);
+}
+
 }  // namespace
 }  // namespace bowstring::ipc
