@@ -991,13 +991,17 @@ std::vector<UsedDictionary> used_dictionaries(const std::vector<Array>& columns)
 // --- DictionaryMemo -----------------------------------------------------------------------
 
 DictionaryMemo::DictionaryMemo(std::vector<DictionaryField> fields)
-    : fields_(std::move(fields)), values_(fields_.size()) {}
+    : fields_(std::move(fields)), values_(fields_.size()) {
+  positions_.reserve(fields_.size());
+  for (size_t i = 0; i < fields_.size(); ++i) {
+    positions_.emplace(fields_[i].id, static_cast<int>(i));
+  }
+}
 
 int DictionaryMemo::index_of(int64_t id) const {
-  for (size_t i = 0; i < fields_.size(); ++i) {
-    if (fields_[i].id == id) {
-      return static_cast<int>(i);
-    }
+  const auto found = positions_.find(id);
+  if (found != positions_.end()) {
+    return found->second;
   }
   std::string known;
   for (const DictionaryField& field : fields_) {

@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "bowstring/array/array.h"
@@ -68,6 +69,8 @@ class DictionaryMemo {
 
  private:
   std::vector<DictionaryField> fields_;
+  /// Position in `fields_` of each id (of its first field, should two share an id).
+  std::unordered_map<int64_t, int> positions_;
   std::vector<std::optional<Array>> values_;
 };
 
