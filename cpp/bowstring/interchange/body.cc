@@ -988,6 +988,8 @@ std::vector<UsedDictionary> used_dictionaries(const std::vector<Array>& columns)
   return used;
 }
 
+bool contains_dictionary(const DataType& type) { return count_dictionaries(type) > 0; }
+
 // --- DictionaryMemo -----------------------------------------------------------------------
 
 DictionaryMemo::DictionaryMemo(std::vector<DictionaryField> fields)
@@ -1023,7 +1025,14 @@ void DictionaryMemo::append(int64_t id, const Array& values, Allocator* allocato
                       " before any dictionary with that id");
   }
   const std::array<Array, 2> parts{*current, values};
-  current = concatenate(parts, allocator);
+  try {
+    current = concatenate(parts, allocator);
+  } catch (const OutOfMemory&) {
+    throw;
+  } catch (const Error& error) {
+    throw FormatError("delta for dictionary " + std::to_string(id) +
+                      " cannot be appended to it: " + error.what());
+  }
 }
 
 bool DictionaryMemo::has(int64_t id) const {
@@ -1082,6 +1091,11 @@ void read_dictionary_batch(const DictionaryBatchHeader& header, const std::share
   }
   const DictionaryField& field = memo.fields()[static_cast<size_t>(position)];
   const std::string name = "dictionary " + std::to_string(header.id);
+  if (header.is_delta && contains_dictionary(*field.type->value_type())) {
+    throw FormatError(what + ": delta for " + name +
+                      ", whose values hold dictionary-encoded fields: such a dictionary can only "
+                      "be replaced");
+  }
   BodyDecoder decoder(header.data, body, memo, options, what, version,
                       {field.type->value_type().get()});
   size_t dictionary_position = static_cast<size_t>(position) + 1;
@@ -1098,7 +1112,11 @@ void read_dictionary_batch(const DictionaryBatchHeader& header, const std::share
       throw FormatError(what + ": delta for dictionary " + std::to_string(header.id) +
                         " before any dictionary with that id");
     }
-    memo.append(header.id, Array(std::move(data)), options.allocator);
+    try {
+      memo.append(header.id, Array(std::move(data)), options.allocator);
+    } catch (const FormatError& error) {
+      throw FormatError(what + ": " + error.what());
+    }
   } else {
     memo.set(header.id, Array(std::move(data)));
   }

@@ -52,6 +52,12 @@ struct UsedDictionary {
 /// it can decode.
 std::vector<UsedDictionary> used_dictionaries(const std::vector<Array>& columns);
 
+/// Whether `type` holds a dictionary-encoded type at any depth (through extension storage,
+/// children and dictionary values). A dictionary whose values do is never extended by a delta,
+/// only replaced, as in Arrow: the indices in a delta's values would need nested dictionaries
+/// of their own.
+bool contains_dictionary(const DataType& type);
+
 /// The dictionaries read so far, by id.
 class DictionaryMemo {
  public:
@@ -61,7 +67,8 @@ class DictionaryMemo {
   int index_of(int64_t id) const;
   /// Sets (or replaces) the dictionary `id`.
   void set(int64_t id, Array values);
-  /// Appends `values` to dictionary `id` (a delta); throws `FormatError` when it has none yet.
+  /// Appends `values` to dictionary `id` (a delta); throws `FormatError` when it has none yet
+  /// or when the concatenation fails (its offsets would overflow).
   void append(int64_t id, const Array& values, Allocator* allocator);
   bool has(int64_t id) const;
   /// The current dictionary `id`; throws `FormatError` when none has been read.

@@ -158,5 +158,84 @@ TEST(HostileIpc, WideStructWithLongNameDecodesWithoutCopyingItsName) {
   EXPECT_EQ(table.num_rows(), 2);
 }
 
+// --- dictionaries whose values hold dictionaries ---------------------------------------------
+
+/// x: dictionary<int32, struct<b: dictionary<int8, utf8>>>, with `words` inner values and one
+/// outer value per inner index.
+class NestedDictionaries : public ::testing::Test {
+ protected:
+  const TypePtr inner_ = dictionary(int8(), utf8());
+  const TypePtr values_type_ = struct_({field("b", inner_)});
+  const TypePtr outer_ = dictionary(int32(), values_type_);
+  const SchemaPtr schema_ = schema({field("x", outer_)});
+
+  Array outer_values(int words, const std::vector<std::optional<int64_t>>& inner_indices) const {
+    std::vector<std::optional<std::string>> strings;
+    for (int i = 0; i < words; ++i) strings.push_back(std::string("w") + std::to_string(i));
+    const Array inner = testing::dictionary_of(inner_, inner_indices, testing::strings(strings));
+    return testing::struct_of(values_type_, static_cast<int64_t>(inner_indices.size()), {inner});
+  }
+
+  /// A batch using every outer value once.
+  RecordBatch batch(int words, const std::vector<std::optional<int64_t>>& inner_indices) const {
+    std::vector<std::optional<int64_t>> indices;
+    for (size_t i = 0; i < inner_indices.size(); ++i) indices.push_back(static_cast<int64_t>(i));
+    return RecordBatch(
+        schema_, static_cast<int64_t>(indices.size()),
+        {testing::dictionary_of(outer_, indices, outer_values(words, inner_indices))});
+  }
+};
+
+TEST_F(NestedDictionaries, StreamWriterReplacesInsteadOfSendingDeltas) {
+  auto sink = std::make_shared<BufferOutputStream>();
+  StreamWriter writer(sink, schema_);
+  const RecordBatch first = batch(100, {0});
+  const RecordBatch second = batch(120, {0, 100});
+  writer.write(first);
+  writer.write(second);
+  writer.close();
+  // The inner dictionary (plain strings) grows by a delta; the outer one is replaced.
+  EXPECT_EQ(writer.stats().dictionary_deltas, 1);
+  EXPECT_EQ(writer.stats().dictionary_replacements, 1);
+  auto reader = StreamReader::open(std::make_shared<BufferInputStream>(sink->finish()));
+  for (const RecordBatch* expected : {&first, &second}) {
+    const std::optional<RecordBatch> read = reader->next();
+    ASSERT_TRUE(read.has_value());
+    EXPECT_TRUE(read->column(0).equals(expected->column(0)));
+  }
+}
+
+TEST_F(NestedDictionaries, FileWriterRefusesToExtendThemNamingTheField) {
+  auto sink = std::make_shared<BufferOutputStream>();
+  FileWriter writer(sink, schema_);
+  writer.write(batch(100, {0}));
+  EXPECT_THAT(
+      testing::error_message<InvalidArgument>([&] {
+        writer.write(batch(120, {0, 100}));
+      }),
+      HasSubstr("the dictionary of field 'x' changed and holds dictionaries in its values"));
+}
+
+TEST_F(NestedDictionaries, ReaderRefusesDeltas) {
+  const std::vector<DictionaryField> dictionaries = number_dictionaries(*schema_);
+  ASSERT_EQ(dictionaries.size(), 2u);
+  auto sink = std::make_shared<BufferOutputStream>();
+  write_message(*sink, *encode_schema_message({schema_, dictionaries}), EncodedBody{});
+  const auto send = [&](int64_t id, const Array& values, bool delta) {
+    const EncodedBody body = encode_body({values}, values.length(), {});
+    write_message(
+        *sink, *encode_dictionary_batch_message({id, delta, body.header}, body.body_length), body);
+  };
+  send(dictionaries[1].id, testing::strings({"a", "b"}), false);
+  send(dictionaries[0].id, outer_values(2, {0}), false);
+  send(dictionaries[0].id, outer_values(2, {1}), true);
+  write_end_of_stream(*sink);
+  auto reader = StreamReader::open(std::make_shared<BufferInputStream>(sink->finish()));
+  EXPECT_THAT(testing::error_message<FormatError>([&] { reader->next(); }),
+              HasSubstr("message 3 (dictionary batch): delta for dictionary " +
+                        std::to_string(dictionaries[0].id) +
+                        ", whose values hold dictionary-encoded fields"));
+}
+
 }  // namespace
 }  // namespace bowstring::ipc
