@@ -1,7 +1,6 @@
 #include "bowstring/interchange/body.h"
 
 #include <algorithm>
-#include <array>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -892,7 +891,11 @@ class BodyDecoder {
     if (!memo_.has(id)) {
       fail(path, "dictionary " + std::to_string(id) + " has not been read yet");
     }
-    return memo_.get(id).data();
+    try {
+      return memo_.get(id).data();
+    } catch (const FormatError& error) {
+      fail(path, error.what());
+    }
   }
 
   const RecordBatchHeader& header_;
@@ -993,7 +996,7 @@ bool contains_dictionary(const DataType& type) { return count_dictionaries(type)
 // --- DictionaryMemo -----------------------------------------------------------------------
 
 DictionaryMemo::DictionaryMemo(std::vector<DictionaryField> fields)
-    : fields_(std::move(fields)), values_(fields_.size()) {
+    : fields_(std::move(fields)), dictionaries_(fields_.size()) {
   positions_.reserve(fields_.size());
   for (size_t i = 0; i < fields_.size(); ++i) {
     positions_.emplace(fields_[i].id, static_cast<int>(i));
@@ -1015,36 +1018,46 @@ int DictionaryMemo::index_of(int64_t id) const {
 }
 
 void DictionaryMemo::set(int64_t id, Array values) {
-  values_[static_cast<size_t>(index_of(id))] = std::move(values);
+  Dictionary& dictionary = dictionaries_[static_cast<size_t>(index_of(id))];
+  dictionary.values = std::move(values);
+  dictionary.deltas.clear();
 }
 
 void DictionaryMemo::append(int64_t id, const Array& values, Allocator* allocator) {
-  std::optional<Array>& current = values_[static_cast<size_t>(index_of(id))];
-  if (!current.has_value()) {
+  Dictionary& dictionary = dictionaries_[static_cast<size_t>(index_of(id))];
+  if (!dictionary.values.has_value()) {
     throw FormatError("delta for dictionary " + std::to_string(id) +
                       " before any dictionary with that id");
   }
-  const std::array<Array, 2> parts{*current, values};
-  try {
-    current = concatenate(parts, allocator);
-  } catch (const OutOfMemory&) {
-    throw;
-  } catch (const Error& error) {
-    throw FormatError("delta for dictionary " + std::to_string(id) +
-                      " cannot be appended to it: " + error.what());
-  }
+  dictionary.deltas.push_back(values);
+  dictionary.allocator = allocator;
 }
 
 bool DictionaryMemo::has(int64_t id) const {
-  return values_[static_cast<size_t>(index_of(id))].has_value();
+  return dictionaries_[static_cast<size_t>(index_of(id))].values.has_value();
 }
 
 const Array& DictionaryMemo::get(int64_t id) const {
-  const std::optional<Array>& values = values_[static_cast<size_t>(index_of(id))];
-  if (!values.has_value()) {
+  Dictionary& dictionary = dictionaries_[static_cast<size_t>(index_of(id))];
+  if (!dictionary.values.has_value()) {
     throw FormatError("dictionary " + std::to_string(id) + " has not been read yet");
   }
-  return *values;
+  if (!dictionary.deltas.empty()) {
+    std::vector<Array> parts;
+    parts.reserve(dictionary.deltas.size() + 1);
+    parts.push_back(*dictionary.values);
+    parts.insert(parts.end(), dictionary.deltas.begin(), dictionary.deltas.end());
+    try {
+      dictionary.values = concatenate(parts, dictionary.allocator);
+    } catch (const OutOfMemory&) {
+      throw;
+    } catch (const Error& error) {
+      throw FormatError("the deltas of dictionary " + std::to_string(id) +
+                        " cannot be appended to it: " + error.what());
+    }
+    dictionary.deltas.clear();
+  }
+  return *dictionary.values;
 }
 
 // --- decoding -----------------------------------------------------------------------------
@@ -1112,11 +1125,7 @@ void read_dictionary_batch(const DictionaryBatchHeader& header, const std::share
       throw FormatError(what + ": delta for dictionary " + std::to_string(header.id) +
                         " before any dictionary with that id");
     }
-    try {
-      memo.append(header.id, Array(std::move(data)), options.allocator);
-    } catch (const FormatError& error) {
-      throw FormatError(what + ": " + error.what());
-    }
+    memo.append(header.id, Array(std::move(data)), options.allocator);
   } else {
     memo.set(header.id, Array(std::move(data)));
   }

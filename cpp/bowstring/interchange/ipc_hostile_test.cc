@@ -237,5 +237,30 @@ TEST_F(NestedDictionaries, ReaderRefusesDeltas) {
                         ", whose values hold dictionary-encoded fields"));
 }
 
+// --- many small deltas --------------------------------------------------------------------------
+
+/// Deltas wait until the dictionary is used and are then joined in one concatenation: 200
+/// one-value deltas to a dictionary of 10,000 strings copy it once, not 200 times.
+TEST(HostileIpc, DeltasAreJoinedOnceWhenTheDictionaryIsUsed) {
+  const TypePtr type = dictionary(int32(), utf8());
+  // Declared first: the joined dictionary the memo holds is freed into it.
+  BudgetedAllocator budget(default_allocator(), 1 << 30, "delta budget");
+  DictionaryMemo memo({{5, std::static_pointer_cast<const DictionaryType>(type)}});
+  std::vector<std::optional<std::string>> words;
+  for (int i = 0; i < 10'000; ++i) words.push_back("word number " + std::to_string(i));
+  memo.set(5, testing::strings(words));
+  for (int i = 0; i < 200; ++i) {
+    words.push_back("delta " + std::to_string(i));
+    memo.append(5, testing::strings({words.back()}), &budget);
+  }
+  EXPECT_EQ(budget.stats().total_allocated, 0);
+  EXPECT_TRUE(memo.get(5).equals(testing::strings(words)));
+  const int64_t joined = budget.stats().total_allocated;
+  EXPECT_GT(joined, 0);
+  EXPECT_LT(joined, 512 * 1024);
+  memo.get(5);
+  EXPECT_EQ(budget.stats().total_allocated, joined);
+}
+
 }  // namespace
 }  // namespace bowstring::ipc
