@@ -913,12 +913,14 @@ class BodyDecoder {
 };
 
 /// Runs validation on a decoded array, prefixing problems with where the array came from.
+/// Dictionaries come from the memo, validated when their dictionary batch was read (a delta
+/// before it was appended): only indices are checked against them.
 void validate_decoded(const ArrayData& data, const ReadOptions& options, const std::string& where) {
   try {
     if (options.validate_full) {
-      validate_full(data);
+      validate_full(data, DictionaryCheck::kIndicesOnly);
     } else {
-      validate(data);
+      validate(data, DictionaryCheck::kIndicesOnly);
     }
   } catch (const FormatError& error) {
     throw FormatError(where + ": " + error.what());

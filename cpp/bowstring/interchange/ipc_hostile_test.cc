@@ -41,6 +41,17 @@ std::string compressed_frame(Compression compression, const std::vector<uint8_t>
   return stored;
 }
 
+/// The body's buffers laid out as one contiguous body, as a writer sends it.
+std::shared_ptr<Buffer> flatten(const EncodedBody& body) {
+  MutableBuffer bytes(body.body_length, default_allocator());
+  std::memset(bytes.mutable_data(), 0, static_cast<size_t>(body.body_length));
+  for (size_t i = 0; i < body.buffers.size(); ++i) {
+    std::memcpy(bytes.mutable_data() + body.header.buffers[i].offset, body.buffers[i]->data(),
+                static_cast<size_t>(body.buffers[i]->size()));
+  }
+  return bytes.finish();
+}
+
 // --- decompression bombs --------------------------------------------------------------------
 
 /// A header listing 64 buffers that all alias one frame of about 500 bytes inflating to 16 MiB:
@@ -260,6 +271,46 @@ TEST(HostileIpc, DeltasAreJoinedOnceWhenTheDictionaryIsUsed) {
   EXPECT_LT(joined, 512 * 1024);
   memo.get(5);
   EXPECT_EQ(budget.stats().total_allocated, joined);
+}
+
+// --- dictionaries are validated once ---------------------------------------------------------
+
+/// A dictionary is validated when its dictionary batch is read, and record batches check only
+/// their indices against it. Shown with a malformed dictionary that a trusting read let in:
+/// record batches validated in full accept it (they do not look at its values again), while
+/// a validating read refuses it at its own message.
+TEST(HostileIpc, RecordBatchesCheckOnlyIndicesAgainstTheirDictionaries) {
+  const TypePtr type = dictionary(int32(), utf8());
+  const SchemaPtr words = schema({field("d", type)});
+  const Array malformed = testing::strings({"ok", std::string("\xff", 1)});
+  const EncodedBody dictionary_body = encode_body({malformed}, malformed.length(), {});
+  const std::vector<DictionaryField> fields = number_dictionaries(*words);
+  const DictionaryBatchHeader dictionary_header{fields[0].id, false, dictionary_body.header};
+  {
+    DictionaryMemo strict(fields);
+    EXPECT_THAT(testing::error_message<FormatError>([&] {
+                  read_dictionary_batch(dictionary_header, flatten(dictionary_body), strict, {},
+                                        "message 1 (dictionary batch)");
+                }),
+                HasSubstr("message 1 (dictionary batch): dictionary " +
+                          std::to_string(fields[0].id) + ": "));
+  }
+  DictionaryMemo memo(fields);
+  ReadOptions trusting;
+  trusting.validate_full = false;
+  read_dictionary_batch(dictionary_header, flatten(dictionary_body), memo, trusting,
+                        "message 1 (dictionary batch)");
+  const ReadOptions full;
+  ASSERT_TRUE(full.validate_full);
+  const auto decode = [&](std::optional<int64_t> index) {
+    const Array column = testing::dictionary_of(type, {index}, malformed);
+    const EncodedBody body = encode_body({column}, 1, {});
+    return decode_record_batch(words, body.header, flatten(body), memo, full,
+                               "message 2 (record batch)");
+  };
+  EXPECT_EQ(decode(0).num_rows(), 1);
+  EXPECT_THAT(testing::error_message<FormatError>([&] { decode(2); }),
+              HasSubstr("outside the dictionary of length 2"));
 }
 
 }  // namespace
