@@ -45,28 +45,7 @@ std::string buffer_role(const DataType& type, size_t index) {
   if (index >= layout.size()) {
     return "data buffer " + std::to_string(index - layout.size());
   }
-  switch (layout[index].kind) {
-    case BufferKind::kValidity:
-      return "validity";
-    case BufferKind::kAlwaysNull:
-      return "unused";
-    case BufferKind::kBitmap:
-    case BufferKind::kFixedWidth:
-      return type.id() == TypeId::kDictionary ? "indices" : "values";
-    case BufferKind::kOffsets32:
-    case BufferKind::kOffsets64:
-      return "offsets";
-    case BufferKind::kSizes32:
-    case BufferKind::kSizes64:
-      return "sizes";
-    case BufferKind::kData:
-      return "data";
-    case BufferKind::kTypeIds:
-      return "type ids";
-    case BufferKind::kViews:
-      return "views";
-  }
-  return "unknown";
+  return std::string(buffer_role(layout[index].kind, type.id() == TypeId::kDictionary));
 }
 
 /// `count * width`, saturated so that an absurd length fails the size check instead of

@@ -507,32 +507,6 @@ int64_t required_alignment(const BufferSpec& spec) {
   }
 }
 
-std::string buffer_role(const BufferSpec& spec, bool dictionary) {
-  switch (spec.kind) {
-    case BufferKind::kValidity:
-      return "validity";
-    case BufferKind::kAlwaysNull:
-      return "unused validity";
-    case BufferKind::kBitmap:
-      return "values";
-    case BufferKind::kFixedWidth:
-      return dictionary ? "indices" : "values";
-    case BufferKind::kOffsets32:
-    case BufferKind::kOffsets64:
-      return "offsets";
-    case BufferKind::kSizes32:
-    case BufferKind::kSizes64:
-      return "sizes";
-    case BufferKind::kData:
-      return "data";
-    case BufferKind::kTypeIds:
-      return "type ids";
-    case BufferKind::kViews:
-      return "views";
-  }
-  return "unknown";
-}
-
 /// What the fields of a message take from its header, variadic data buffers aside.
 struct BufferDemand {
   int64_t buffers = 0;
@@ -734,9 +708,9 @@ class BodyDecoder {
   std::shared_ptr<Buffer> next_buffer(const FieldPath& path, const BufferSpec& spec,
                                       bool dictionary) {
     const size_t index = buffer_index_++;
-    const std::string role = buffer_role(spec, dictionary);
+    const std::string_view role = buffer_role(spec.kind, dictionary);
     if (index >= header_.buffers.size()) {
-      fail(path, "needs buffer " + std::to_string(index) + " (" + role +
+      fail(path, "needs buffer " + std::to_string(index) + " (" + std::string(role) +
                      ") but the header has only " + std::to_string(header_.buffers.size()));
     }
     const BufferRange range = header_.buffers[index];
@@ -760,7 +734,7 @@ class BodyDecoder {
   }
 
   std::shared_ptr<Buffer> decompress(const Buffer& stored, const FieldPath& path, size_t index,
-                                     const std::string& role) {
+                                     std::string_view role) {
     if (index < predecompressed_.size() && predecompressed_[index] != nullptr) {
       return std::move(predecompressed_[index]);
     }
@@ -876,9 +850,9 @@ class BodyDecoder {
     });
   }
 
-  [[noreturn]] void fail_buffer(const FieldPath& path, size_t index, const std::string& role,
+  [[noreturn]] void fail_buffer(const FieldPath& path, size_t index, std::string_view role,
                                 const std::string& problem) const {
-    fail(path, "buffer " + std::to_string(index) + " (" + role + "): " + problem);
+    fail(path, "buffer " + std::to_string(index) + " (" + std::string(role) + "): " + problem);
   }
 
   std::shared_ptr<const ArrayData> dictionary_for(const FieldPath& path, size_t position) {
