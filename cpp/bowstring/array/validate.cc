@@ -45,28 +45,7 @@ std::string buffer_role(const DataType& type, size_t index) {
   if (index >= layout.size()) {
     return "data buffer " + std::to_string(index - layout.size());
   }
-  switch (layout[index].kind) {
-    case BufferKind::kValidity:
-      return "validity";
-    case BufferKind::kAlwaysNull:
-      return "unused";
-    case BufferKind::kBitmap:
-    case BufferKind::kFixedWidth:
-      return type.id() == TypeId::kDictionary ? "indices" : "values";
-    case BufferKind::kOffsets32:
-    case BufferKind::kOffsets64:
-      return "offsets";
-    case BufferKind::kSizes32:
-    case BufferKind::kSizes64:
-      return "sizes";
-    case BufferKind::kData:
-      return "data";
-    case BufferKind::kTypeIds:
-      return "type ids";
-    case BufferKind::kViews:
-      return "views";
-  }
-  return "unknown";
+  return std::string(buffer_role(layout[index].kind, type.id() == TypeId::kDictionary));
 }
 
 /// `count * width`, saturated so that an absurd length fails the size check instead of
@@ -146,7 +125,7 @@ int64_t run_end_at(const ArrayData& run_ends, int64_t i) {
 
 class Validator {
  public:
-  explicit Validator(bool full) : full_(full) {}
+  Validator(bool full, DictionaryCheck dictionaries) : full_(full), dictionaries_(dictionaries) {}
 
   void validate(const ArrayData& data, const Location& where) {
     if (where.depth > kMaxNestingDepth) {
@@ -161,7 +140,7 @@ class Validator {
                            type.field(static_cast<int>(i))->name(), where.depth + 1};
       validate(*data.children[i], child);
     }
-    if (data.dictionary != nullptr) {
+    if (data.dictionary != nullptr && dictionaries_ == DictionaryCheck::kValues) {
       validate(*data.dictionary, Location{&where, nullptr, -1, {}, where.depth + 1});
     }
     check_bounds(data, type, where);
@@ -779,20 +758,25 @@ class Validator {
   }
 
   bool full_;
+  DictionaryCheck dictionaries_;
 };
 
-void run_validator(const ArrayData& data, bool full) {
+void run_validator(const ArrayData& data, bool full, DictionaryCheck dictionaries) {
   if (data.type == nullptr) {
     throw FormatError("array has no type");
   }
-  Validator(full).validate(data, Location{nullptr, data.type.get(), -1, {}});
+  Validator(full, dictionaries).validate(data, Location{nullptr, data.type.get(), -1, {}});
 }
 
 }  // namespace
 
-void validate(const ArrayData& data) { run_validator(data, false); }
+void validate(const ArrayData& data, DictionaryCheck dictionaries) {
+  run_validator(data, false, dictionaries);
+}
 
-void validate_full(const ArrayData& data) { run_validator(data, true); }
+void validate_full(const ArrayData& data, DictionaryCheck dictionaries) {
+  run_validator(data, true, dictionaries);
+}
 
 void Array::validate() const { bowstring::validate(*data_); }
 

@@ -9,6 +9,16 @@ namespace bowstring {
 /// recursive code that reads validated arrays, cannot exhaust the stack.
 inline constexpr int kMaxNestingDepth = 64;
 
+/// What validation checks of the dictionaries of dictionary-encoded arrays, at any depth.
+enum class DictionaryCheck {
+  /// Each dictionary is validated like a child.
+  kValues,
+  /// Each dictionary is only checked to be there with the right type; indices are still
+  /// checked against its length. For dictionaries validated already, such as those of an IPC
+  /// reader, checked once when their dictionary batch was read and shared by many batches.
+  kIndicesOnly,
+};
+
 // Validation is the gate for data from outside (IPC messages, arrays imported through the C Data
 // Interface): nothing else may read such an array before it passes. Both functions accept any
 // ArrayData, however corrupted: they never read outside its buffers, overflow an integer or
@@ -43,7 +53,7 @@ inline constexpr int kMaxNestingDepth = 64;
 /// union offsets, and the order of run ends may all point anywhere; strings may be malformed
 /// UTF-8. Do not read values through typed arrays, compare, print or concatenate an array that
 /// passed only `validate`.
-void validate(const ArrayData& data);
+void validate(const ArrayData& data, DictionaryCheck dictionaries = DictionaryCheck::kValues);
 
 /// `validate` plus every value, O(length): offsets do not decrease; strings are UTF-8; each
 /// view's data buffer, range and prefix are right and its unused inline bytes zero; list view
@@ -60,6 +70,6 @@ void validate(const ArrayData& data);
 /// unspecified, and the views, list view ranges, dictionary indices, UTF-8 and decimal values of
 /// null slots are not checked. Read them only for valid slots, as the library's own functions do
 /// (offsets of binary and list arrays are checked for every slot, null or not).
-void validate_full(const ArrayData& data);
+void validate_full(const ArrayData& data, DictionaryCheck dictionaries = DictionaryCheck::kValues);
 
 }  // namespace bowstring

@@ -1,11 +1,12 @@
 #include "bowstring/interchange/body.h"
 
 #include <algorithm>
-#include <array>
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -27,6 +28,30 @@ const DataType& storage_of(const DataType& type) {
 
 bool is_view_type(TypeId id) { return id == TypeId::kStringView || id == TypeId::kBinaryView; }
 
+/// Where a field sits: its name and its parent's place, up to a column (or a dictionary's
+/// values). Turned into a dotted path ("a.b.item") only when needed, for an error or a
+/// dictionary field, so that walking wide types with long names copies no strings.
+struct FieldPath {
+  const FieldPath* parent = nullptr;
+  std::string_view name;
+
+  std::string to_string() const {
+    std::vector<std::string_view> names;
+    size_t size = 0;
+    for (const FieldPath* at = this; at != nullptr; at = at->parent) {
+      names.push_back(at->name);
+      size += at->name.size() + 1;
+    }
+    std::string path;
+    path.reserve(size);
+    for (size_t i = names.size(); i-- > 0;) {
+      path.append(names[i]);
+      if (i > 0) path.push_back('.');
+    }
+    return path;
+  }
+};
+
 int count_nested_dictionaries(const DataType& type);
 
 /// Dictionary-encoded fields at or below a field of `type`, in the pre-order of `DictionaryField`.
@@ -47,16 +72,16 @@ int count_nested_dictionaries(const DataType& type) {
   return count;
 }
 
-void collect_dictionary_paths(const DataType& type, const std::string& path,
+void collect_dictionary_paths(const DataType& type, const FieldPath& path,
                               std::vector<std::string>& out) {
   const DataType& storage = storage_of(type);
   const DataType* walked = &storage;
   if (storage.id() == TypeId::kDictionary) {
-    out.push_back(path);
+    out.push_back(path.to_string());
     walked = &storage_of(*static_cast<const DictionaryType&>(storage).value_type());
   }
   for (const FieldPtr& child : walked->fields()) {
-    collect_dictionary_paths(*child->type(), path + "." + child->name(), out);
+    collect_dictionary_paths(*child->type(), FieldPath{&path, child->name()}, out);
   }
 }
 
@@ -482,54 +507,72 @@ int64_t required_alignment(const BufferSpec& spec) {
   }
 }
 
-std::string buffer_role(const BufferSpec& spec, bool dictionary) {
-  switch (spec.kind) {
-    case BufferKind::kValidity:
-      return "validity";
-    case BufferKind::kAlwaysNull:
-      return "unused validity";
-    case BufferKind::kBitmap:
-      return "values";
-    case BufferKind::kFixedWidth:
-      return dictionary ? "indices" : "values";
-    case BufferKind::kOffsets32:
-    case BufferKind::kOffsets64:
-      return "offsets";
-    case BufferKind::kSizes32:
-    case BufferKind::kSizes64:
-      return "sizes";
-    case BufferKind::kData:
-      return "data";
-    case BufferKind::kTypeIds:
-      return "type ids";
-    case BufferKind::kViews:
-      return "views";
+/// What the fields of a message take from its header, variadic data buffers aside.
+struct BufferDemand {
+  int64_t buffers = 0;
+  int64_t view_fields = 0;
+};
+
+/// Adds the buffers a field of `type` takes, as `BodyDecoder::decode` takes them (a dictionary
+/// field only its indices: the values travel in dictionary batches). False when the type is
+/// nested too deep to count; the walk reports that.
+bool add_buffer_demand(const DataType& type, MetadataVersion version, int depth,
+                       BufferDemand& demand) {
+  if (depth > kMaxNestingDepth) return false;
+  const DataType& storage = storage_of(type);
+  const auto layout_size = static_cast<int64_t>(storage.layout().size());
+  switch (storage.id()) {
+    case TypeId::kNull:
+      return true;
+    case TypeId::kSparseUnion:
+    case TypeId::kDenseUnion:
+    case TypeId::kRunEndEncoded:
+      // No validity buffer, except the one V4 metadata still carries.
+      demand.buffers += layout_size - 1 + (version == MetadataVersion::kV4 ? 1 : 0);
+      break;
+    default:
+      demand.buffers += layout_size;
+      break;
   }
-  return "unknown";
+  if (is_view_type(storage.id())) ++demand.view_fields;
+  if (storage.id() == TypeId::kDictionary) return true;
+  for (const FieldPtr& child : storage.fields()) {
+    if (!add_buffer_demand(*child->type(), version, depth + 1, demand)) return false;
+  }
+  return true;
 }
 
 /// Rebuilds arrays from the field nodes and buffers of one message, checking each count and
 /// range before it is used. Content is checked afterwards by validation.
 class BodyDecoder {
  public:
+  /// `fields`: the types of the fields the message holds, in order.
   BodyDecoder(const RecordBatchHeader& header, const std::shared_ptr<Buffer>& body,
               const DictionaryMemo& memo, const ReadOptions& options, const std::string& what,
-              MetadataVersion version)
+              MetadataVersion version, const std::vector<const DataType*>& fields)
       : header_(header),
         body_(body != nullptr ? body : Buffer::wrap(&kNoBytes, 0, nullptr)),
         memo_(memo),
         options_(options),
         what_(what),
         version_(version) {
+    // More buffers than the fields take is refused before any is decompressed: a hostile
+    // header may list many aliases of one small frame that inflates to a large buffer.
+    const std::optional<int64_t> needed = buffers_needed(fields);
+    const auto listed = static_cast<int64_t>(header.buffers.size());
+    if (needed.has_value() && listed > *needed) {
+      fail_header("the header has " + std::to_string(listed) + " buffers, the schema needs " +
+                  std::to_string(*needed));
+    }
     if (header.compression != Compression::kNone) {
       codec_ = Codec::make(header.compression);
-      predecompress();
+      if (needed.has_value()) predecompress();
     }
   }
 
   /// The array of a field named `path`; `dictionary_position` is the position in
   /// `memo.fields()` of the next dictionary-encoded field met (see `DictionaryField`).
-  ArrayDataPtr decode(const TypePtr& type, const std::string& path, size_t& dictionary_position,
+  ArrayDataPtr decode(const TypePtr& type, const FieldPath& path, size_t& dictionary_position,
                       int depth) {
     if (depth > kMaxNestingDepth) {
       fail(path, "nested more than " + std::to_string(kMaxNestingDepth) + " levels deep");
@@ -596,7 +639,7 @@ class BodyDecoder {
     } else {
       for (const FieldPtr& child : storage.fields()) {
         children.push_back(
-            decode(child->type(), path + "." + child->name(), dictionary_position, depth + 1));
+            decode(child->type(), FieldPath{&path, child->name()}, dictionary_position, depth + 1));
       }
     }
     return std::make_shared<ArrayData>(type, node.length, std::move(buffers), null_count, 0,
@@ -620,8 +663,8 @@ class BodyDecoder {
     }
   }
 
-  [[noreturn]] void fail(const std::string& path, const std::string& problem) const {
-    throw FormatError(what_ + ": field '" + path + "': " + problem);
+  [[noreturn]] void fail(const FieldPath& path, const std::string& problem) const {
+    throw FormatError(what_ + ": field '" + path.to_string() + "': " + problem);
   }
 
   [[noreturn]] void fail_header(const std::string& problem) const {
@@ -631,7 +674,7 @@ class BodyDecoder {
  private:
   static constexpr uint8_t kNoBytes = 0;
 
-  FieldNode next_node(const std::string& path) {
+  FieldNode next_node(const FieldPath& path) {
     if (node_index_ >= header_.nodes.size()) {
       fail(path, "needs field node " + std::to_string(node_index_) + " but the header has only " +
                      std::to_string(header_.nodes.size()));
@@ -646,7 +689,7 @@ class BodyDecoder {
     return node;
   }
 
-  int64_t next_variadic_count(const std::string& path) {
+  int64_t next_variadic_count(const FieldPath& path) {
     if (variadic_index_ >= header_.variadic_buffer_counts.size()) {
       fail(path, "needs variadic buffer count " + std::to_string(variadic_index_) +
                      " but the header has only " +
@@ -662,12 +705,12 @@ class BodyDecoder {
     return count;
   }
 
-  std::shared_ptr<Buffer> next_buffer(const std::string& path, const BufferSpec& spec,
+  std::shared_ptr<Buffer> next_buffer(const FieldPath& path, const BufferSpec& spec,
                                       bool dictionary) {
     const size_t index = buffer_index_++;
-    const std::string role = buffer_role(spec, dictionary);
+    const std::string_view role = buffer_role(spec.kind, dictionary);
     if (index >= header_.buffers.size()) {
-      fail(path, "needs buffer " + std::to_string(index) + " (" + role +
+      fail(path, "needs buffer " + std::to_string(index) + " (" + std::string(role) +
                      ") but the header has only " + std::to_string(header_.buffers.size()));
     }
     const BufferRange range = header_.buffers[index];
@@ -690,8 +733,8 @@ class BodyDecoder {
     return buffer;
   }
 
-  std::shared_ptr<Buffer> decompress(const Buffer& stored, const std::string& path, size_t index,
-                                     const std::string& role) {
+  std::shared_ptr<Buffer> decompress(const Buffer& stored, const FieldPath& path, size_t index,
+                                     std::string_view role) {
     if (index < predecompressed_.size() && predecompressed_[index] != nullptr) {
       return std::move(predecompressed_[index]);
     }
@@ -751,45 +794,68 @@ class BodyDecoder {
     return out;
   }
 
+  /// The buffers the message's fields take from the header, or nullopt when the header's
+  /// variadic counts do not fit the fields (the walk then reports what is wrong).
+  std::optional<int64_t> buffers_needed(const std::vector<const DataType*>& fields) const {
+    BufferDemand demand;
+    for (const DataType* type : fields) {
+      if (!add_buffer_demand(*type, version_, 0, demand)) return std::nullopt;
+    }
+    const std::vector<int64_t>& counts = header_.variadic_buffer_counts;
+    if (demand.view_fields != static_cast<int64_t>(counts.size())) return std::nullopt;
+    const auto listed = static_cast<int64_t>(header_.buffers.size());
+    int64_t needed = demand.buffers;
+    for (const int64_t count : counts) {
+      if (count < 0 || count > listed) return std::nullopt;
+      needed += count;
+    }
+    return needed;
+  }
+
   /// Decompresses the buffers of a large compressed body on several threads before the walk
-  /// needs them. A buffer that fails here is left to the walk, which decompresses it again and
-  /// reports the problem with its field's path.
+  /// needs them. Only buffers stored one after the other are taken: a range that overlaps or
+  /// precedes the previous one taken is left to the walk, so that aliases of one frame are
+  /// decompressed only as often as the fields use them. A buffer that fails here is left to
+  /// the walk too, which decompresses it again and reports the problem with its field's path.
   void predecompress() {
     constexpr int64_t kPrefix = 8;
+    std::vector<size_t> chosen;
     int64_t claimed = 0;
-    for (const BufferRange& range : header_.buffers) {
-      if (range.offset >= 0 && range.length >= kPrefix && range.offset <= body_->size() &&
-          range.length <= body_->size() - range.offset) {
-        const int64_t length = read_int64_le(body_->data() + range.offset);
-        if (length > 0 && length <= options_.max_decompressed_size) {
-          claimed = std::min(claimed + length, kMaxBufferSize);
-        }
+    int64_t end_of_previous = 0;
+    for (size_t i = 0; i < header_.buffers.size(); ++i) {
+      const BufferRange range = header_.buffers[i];
+      if (range.offset < end_of_previous || range.length < kPrefix ||
+          range.offset > body_->size() || range.length > body_->size() - range.offset) {
+        continue;
+      }
+      chosen.push_back(i);
+      end_of_previous = range.offset + range.length;
+      const int64_t length = read_int64_le(body_->data() + range.offset);
+      if (length > 0 && length <= options_.max_decompressed_size) {
+        claimed = std::min(claimed + length, kMaxBufferSize);
       }
     }
     const int threads = codec_threads(options_.decompression_threads, claimed);
     if (threads <= 1) return;
     predecompressed_.resize(header_.buffers.size());
     std::vector<std::unique_ptr<Codec>> codecs(static_cast<size_t>(threads));
-    parallel_for(static_cast<int64_t>(header_.buffers.size()), threads, [&](int64_t i, int worker) {
-      const BufferRange range = header_.buffers[static_cast<size_t>(i)];
-      if (range.offset < 0 || range.length <= 0 || range.offset > body_->size() ||
-          range.length > body_->size() - range.offset) {
-        return;
-      }
+    parallel_for(static_cast<int64_t>(chosen.size()), threads, [&](int64_t i, int worker) {
+      const size_t index = chosen[static_cast<size_t>(i)];
+      const BufferRange range = header_.buffers[index];
       std::unique_ptr<Codec>& codec = codecs[static_cast<size_t>(worker)];
       if (codec == nullptr) codec = Codec::make(header_.compression);
       std::string problem;
-      predecompressed_[static_cast<size_t>(i)] =
+      predecompressed_[index] =
           try_decompress(*Buffer::slice(body_, range.offset, range.length), *codec, problem);
     });
   }
 
-  [[noreturn]] void fail_buffer(const std::string& path, size_t index, const std::string& role,
+  [[noreturn]] void fail_buffer(const FieldPath& path, size_t index, std::string_view role,
                                 const std::string& problem) const {
-    fail(path, "buffer " + std::to_string(index) + " (" + role + "): " + problem);
+    fail(path, "buffer " + std::to_string(index) + " (" + std::string(role) + "): " + problem);
   }
 
-  std::shared_ptr<const ArrayData> dictionary_for(const std::string& path, size_t position) {
+  std::shared_ptr<const ArrayData> dictionary_for(const FieldPath& path, size_t position) {
     const std::vector<DictionaryField>& fields = memo_.fields();
     if (position >= fields.size()) {
       fail(path, "is dictionary-encoded field " + std::to_string(position) +
@@ -799,7 +865,11 @@ class BodyDecoder {
     if (!memo_.has(id)) {
       fail(path, "dictionary " + std::to_string(id) + " has not been read yet");
     }
-    return memo_.get(id).data();
+    try {
+      return memo_.get(id).data();
+    } catch (const FormatError& error) {
+      fail(path, error.what());
+    }
   }
 
   const RecordBatchHeader& header_;
@@ -817,12 +887,14 @@ class BodyDecoder {
 };
 
 /// Runs validation on a decoded array, prefixing problems with where the array came from.
+/// Dictionaries come from the memo, validated when their dictionary batch was read (a delta
+/// before it was appended): only indices are checked against them.
 void validate_decoded(const ArrayData& data, const ReadOptions& options, const std::string& where) {
   try {
     if (options.validate_full) {
-      validate_full(data);
+      validate_full(data, DictionaryCheck::kIndicesOnly);
     } else {
-      validate(data);
+      validate(data, DictionaryCheck::kIndicesOnly);
     }
   } catch (const FormatError& error) {
     throw FormatError(where + ": " + error.what());
@@ -881,7 +953,7 @@ EncodedBody encode_body(const std::vector<Array>& columns, int64_t length,
 std::vector<std::string> dictionary_field_paths(const Schema& schema) {
   std::vector<std::string> paths;
   for (const FieldPtr& field : schema.fields()) {
-    collect_dictionary_paths(*field->type(), field->name(), paths);
+    collect_dictionary_paths(*field->type(), FieldPath{nullptr, field->name()}, paths);
   }
   return paths;
 }
@@ -895,16 +967,22 @@ std::vector<UsedDictionary> used_dictionaries(const std::vector<Array>& columns)
   return used;
 }
 
+bool contains_dictionary(const DataType& type) { return count_dictionaries(type) > 0; }
+
 // --- DictionaryMemo -----------------------------------------------------------------------
 
 DictionaryMemo::DictionaryMemo(std::vector<DictionaryField> fields)
-    : fields_(std::move(fields)), values_(fields_.size()) {}
+    : fields_(std::move(fields)), dictionaries_(fields_.size()) {
+  positions_.reserve(fields_.size());
+  for (size_t i = 0; i < fields_.size(); ++i) {
+    positions_.emplace(fields_[i].id, static_cast<int>(i));
+  }
+}
 
 int DictionaryMemo::index_of(int64_t id) const {
-  for (size_t i = 0; i < fields_.size(); ++i) {
-    if (fields_[i].id == id) {
-      return static_cast<int>(i);
-    }
+  const auto found = positions_.find(id);
+  if (found != positions_.end()) {
+    return found->second;
   }
   std::string known;
   for (const DictionaryField& field : fields_) {
@@ -916,29 +994,46 @@ int DictionaryMemo::index_of(int64_t id) const {
 }
 
 void DictionaryMemo::set(int64_t id, Array values) {
-  values_[static_cast<size_t>(index_of(id))] = std::move(values);
+  Dictionary& dictionary = dictionaries_[static_cast<size_t>(index_of(id))];
+  dictionary.values = std::move(values);
+  dictionary.deltas.clear();
 }
 
 void DictionaryMemo::append(int64_t id, const Array& values, Allocator* allocator) {
-  std::optional<Array>& current = values_[static_cast<size_t>(index_of(id))];
-  if (!current.has_value()) {
+  Dictionary& dictionary = dictionaries_[static_cast<size_t>(index_of(id))];
+  if (!dictionary.values.has_value()) {
     throw FormatError("delta for dictionary " + std::to_string(id) +
                       " before any dictionary with that id");
   }
-  const std::array<Array, 2> parts{*current, values};
-  current = concatenate(parts, allocator);
+  dictionary.deltas.push_back(values);
+  dictionary.allocator = allocator;
 }
 
 bool DictionaryMemo::has(int64_t id) const {
-  return values_[static_cast<size_t>(index_of(id))].has_value();
+  return dictionaries_[static_cast<size_t>(index_of(id))].values.has_value();
 }
 
 const Array& DictionaryMemo::get(int64_t id) const {
-  const std::optional<Array>& values = values_[static_cast<size_t>(index_of(id))];
-  if (!values.has_value()) {
+  Dictionary& dictionary = dictionaries_[static_cast<size_t>(index_of(id))];
+  if (!dictionary.values.has_value()) {
     throw FormatError("dictionary " + std::to_string(id) + " has not been read yet");
   }
-  return *values;
+  if (!dictionary.deltas.empty()) {
+    std::vector<Array> parts;
+    parts.reserve(dictionary.deltas.size() + 1);
+    parts.push_back(*dictionary.values);
+    parts.insert(parts.end(), dictionary.deltas.begin(), dictionary.deltas.end());
+    try {
+      dictionary.values = concatenate(parts, dictionary.allocator);
+    } catch (const OutOfMemory&) {
+      throw;
+    } catch (const Error& error) {
+      throw FormatError("the deltas of dictionary " + std::to_string(id) +
+                        " cannot be appended to it: " + error.what());
+    }
+    dictionary.deltas.clear();
+  }
+  return *dictionary.values;
 }
 
 // --- decoding -----------------------------------------------------------------------------
@@ -948,16 +1043,20 @@ RecordBatch decode_record_batch(const SchemaPtr& schema, const RecordBatchHeader
                                 const ReadOptions& options, const std::string& what,
                                 MetadataVersion version) {
   check_batch_length(header.length, what);
-  BodyDecoder decoder(header, body, memo, options, what, version);
+  std::vector<const DataType*> types;
+  types.reserve(static_cast<size_t>(schema->num_fields()));
+  for (const FieldPtr& field : schema->fields()) types.push_back(field->type().get());
+  BodyDecoder decoder(header, body, memo, options, what, version, types);
   std::vector<Array> columns;
   columns.reserve(static_cast<size_t>(schema->num_fields()));
   size_t dictionary_position = 0;
   for (const FieldPtr& field : schema->fields()) {
-    ArrayDataPtr data = decoder.decode(field->type(), field->name(), dictionary_position, 0);
+    const FieldPath path{nullptr, field->name()};
+    ArrayDataPtr data = decoder.decode(field->type(), path, dictionary_position, 0);
     if (data->length != header.length) {
-      decoder.fail(field->name(), "column has " + std::to_string(data->length) +
-                                      " values but the batch has " + std::to_string(header.length) +
-                                      " rows");
+      decoder.fail(path, "column has " + std::to_string(data->length) +
+                             " values but the batch has " + std::to_string(header.length) +
+                             " rows");
     }
     columns.emplace_back(std::move(data));
   }
@@ -981,11 +1080,18 @@ void read_dictionary_batch(const DictionaryBatchHeader& header, const std::share
   }
   const DictionaryField& field = memo.fields()[static_cast<size_t>(position)];
   const std::string name = "dictionary " + std::to_string(header.id);
-  BodyDecoder decoder(header.data, body, memo, options, what, version);
+  if (header.is_delta && contains_dictionary(*field.type->value_type())) {
+    throw FormatError(what + ": delta for " + name +
+                      ", whose values hold dictionary-encoded fields: such a dictionary can only "
+                      "be replaced");
+  }
+  BodyDecoder decoder(header.data, body, memo, options, what, version,
+                      {field.type->value_type().get()});
   size_t dictionary_position = static_cast<size_t>(position) + 1;
-  ArrayDataPtr data = decoder.decode(field.type->value_type(), name, dictionary_position, 0);
+  const FieldPath path{nullptr, name};
+  ArrayDataPtr data = decoder.decode(field.type->value_type(), path, dictionary_position, 0);
   if (data->length != header.data.length) {
-    decoder.fail(name, "has " + std::to_string(data->length) + " values but the batch has " +
+    decoder.fail(path, "has " + std::to_string(data->length) + " values but the batch has " +
                            std::to_string(header.data.length) + " rows");
   }
   decoder.check_all_used();

@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "bowstring/array/array.h"
@@ -51,6 +52,12 @@ struct UsedDictionary {
 /// it can decode.
 std::vector<UsedDictionary> used_dictionaries(const std::vector<Array>& columns);
 
+/// Whether `type` holds a dictionary-encoded type at any depth (through extension storage,
+/// children and dictionary values). A dictionary whose values do is never extended by a delta,
+/// only replaced, as in Arrow: the indices in a delta's values would need nested dictionaries
+/// of their own.
+bool contains_dictionary(const DataType& type);
+
 /// The dictionaries read so far, by id.
 class DictionaryMemo {
  public:
@@ -61,14 +68,27 @@ class DictionaryMemo {
   /// Sets (or replaces) the dictionary `id`.
   void set(int64_t id, Array values);
   /// Appends `values` to dictionary `id` (a delta); throws `FormatError` when it has none yet.
+  /// Deltas are kept aside and joined to the dictionary (with `allocator`) when it is next
+  /// asked for, so that many small deltas cost one concatenation, not one each.
   void append(int64_t id, const Array& values, Allocator* allocator);
   bool has(int64_t id) const;
-  /// The current dictionary `id`; throws `FormatError` when none has been read.
+  /// The current dictionary `id`, deltas included; throws `FormatError` when none has been read
+  /// or when the deltas cannot be joined to it (its offsets would overflow).
   const Array& get(int64_t id) const;
 
  private:
+  struct Dictionary {
+    std::optional<Array> values;
+    /// Deltas not yet joined to `values`, and the memory to join them with.
+    std::vector<Array> deltas;
+    Allocator* allocator = nullptr;
+  };
+
   std::vector<DictionaryField> fields_;
-  std::vector<std::optional<Array>> values_;
+  /// Position in `fields_` of each id (of its first field, should two share an id).
+  std::unordered_map<int64_t, int> positions_;
+  /// Mutable so that `get` can join pending deltas, which changes no dictionary's content.
+  mutable std::vector<Dictionary> dictionaries_;
 };
 
 /// Rebuilds a record batch from its header and body. Buffers are zero-copy slices of `body`

@@ -1053,32 +1053,6 @@ int64_t checked_multiply(int64_t count, int64_t width, const std::string& where)
   return bytes;
 }
 
-const char* buffer_role(BufferKind kind) {
-  switch (kind) {
-    case BufferKind::kValidity:
-      return "validity";
-    case BufferKind::kAlwaysNull:
-      return "absent";
-    case BufferKind::kBitmap:
-      return "boolean values";
-    case BufferKind::kFixedWidth:
-      return "values";
-    case BufferKind::kOffsets32:
-    case BufferKind::kOffsets64:
-      return "offsets";
-    case BufferKind::kSizes32:
-    case BufferKind::kSizes64:
-      return "sizes";
-    case BufferKind::kData:
-      return "data";
-    case BufferKind::kTypeIds:
-      return "type ids";
-    case BufferKind::kViews:
-      return "views";
-  }
-  return "buffer";
-}
-
 // Builds ArrayData over an imported ArrowArray tree. Every buffer shares one owner, the moved
 // base struct, whose release callback runs when the last of them is gone.
 class ArrayImporter {
@@ -1205,8 +1179,9 @@ class ArrayImporter {
     const int64_t c_index = static_cast<int64_t>(i - first);
     const BufferKind kind = layout[i].kind;
     const void* pointer = array.buffers[c_index];
-    const std::string where =
-        path + ".buffers[" + std::to_string(c_index) + "] (" + buffer_role(kind) + ")";
+    const std::string where = path + ".buffers[" + std::to_string(c_index) + "] (" +
+                              std::string(buffer_role(kind, storage.id() == TypeId::kDictionary)) +
+                              ")";
     int64_t size = 0;
     switch (kind) {
       case BufferKind::kValidity:

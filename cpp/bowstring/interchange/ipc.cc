@@ -56,6 +56,9 @@ class MessageWriter {
         dictionaries_(number_dictionaries(checked_schema(schema_))),
         dictionary_paths_(dictionary_field_paths(*schema_)),
         last_dictionaries_(dictionaries_.size()) {
+    for (const DictionaryField& dictionary : dictionaries_) {
+      nested_dictionaries_.push_back(contains_dictionary(*dictionary.type->value_type()));
+    }
     if (sink_ == nullptr) {
       throw InvalidArgument("an IPC writer needs a sink");
     }
@@ -109,16 +112,21 @@ class MessageWriter {
       if (last->data() == used.values.data() || last->equals(used.values)) {
         continue;
       }
+      // A dictionary with dictionaries in its values is only ever replaced (see
+      // `contains_dictionary`).
+      const bool nested = nested_dictionaries_[used.position];
       const int64_t known = last->length();
-      if (options_.emit_dictionary_deltas && used.values.length() > known &&
+      if (options_.emit_dictionary_deltas && !nested && used.values.length() > known &&
           array_range_equal(used.values, 0, *last, 0, known)) {
         pending.push_back({used.position, std::move(used.values), true});
         continue;
       }
       if (file_) {
-        throw InvalidArgument("the dictionary of field '" + dictionary_paths_[used.position] +
-                              "' changed and is not an extension of the previous one: an IPC "
-                              "file cannot replace a dictionary");
+        throw InvalidArgument(
+            "the dictionary of field '" + dictionary_paths_[used.position] + "' changed and " +
+            (nested ? "holds dictionaries in its values, so it cannot be extended with a delta"
+                    : "is not an extension of the previous one") +
+            ": an IPC file cannot replace a dictionary");
       }
       pending.push_back({used.position, std::move(used.values), false});
     }
@@ -189,6 +197,8 @@ class MessageWriter {
   bool file_;
   std::vector<DictionaryField> dictionaries_;
   std::vector<std::string> dictionary_paths_;
+  /// Whether each dictionary field's values hold dictionaries.
+  std::vector<bool> nested_dictionaries_;
   /// The dictionary a reader has for each dictionary field, once one was sent.
   std::vector<std::optional<Array>> last_dictionaries_;
   std::vector<FileBlock> dictionary_blocks_;

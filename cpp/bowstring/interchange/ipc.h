@@ -29,9 +29,10 @@ struct WriteOptions {
   /// The codec's level; its default when absent.
   std::optional<int> compression_level;
   /// When a dictionary changes between batches and the new one starts with every value of the
-  /// previous one, send only the new values (a delta dictionary batch). Otherwise a stream
-  /// sends a replacement dictionary, and a file (which cannot replace dictionaries) refuses the
-  /// batch with `InvalidArgument` naming the field.
+  /// previous one, send only the new values (a delta dictionary batch), unless its values
+  /// hold dictionaries themselves (such a dictionary is never extended, as in Arrow). Otherwise a
+  /// stream sends a replacement dictionary, and a file (which cannot replace dictionaries) refuses
+  /// the batch with `InvalidArgument` naming the field.
   bool emit_dictionary_deltas = true;
   /// Memory for compressed buffers and rebased offsets of sliced arrays.
   Allocator* allocator = default_allocator();

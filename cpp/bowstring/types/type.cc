@@ -156,6 +156,32 @@ void DataType::throw_no_field(int i) const {
 
 int DataType::bit_width() const { return 0; }
 
+std::string_view buffer_role(BufferKind kind, bool dictionary_indices) {
+  switch (kind) {
+    case BufferKind::kValidity:
+      return "validity";
+    case BufferKind::kAlwaysNull:
+      return "unused";
+    case BufferKind::kBitmap:
+      return "values";
+    case BufferKind::kFixedWidth:
+      return dictionary_indices ? "indices" : "values";
+    case BufferKind::kOffsets32:
+    case BufferKind::kOffsets64:
+      return "offsets";
+    case BufferKind::kSizes32:
+    case BufferKind::kSizes64:
+      return "sizes";
+    case BufferKind::kData:
+      return "data";
+    case BufferKind::kTypeIds:
+      return "type ids";
+    case BufferKind::kViews:
+      return "views";
+  }
+  return "unknown";
+}
+
 std::vector<BufferSpec> DataType::layout() const {
   using K = BufferKind;
   switch (id_) {

@@ -106,6 +106,10 @@ struct BufferSpec {
   int byte_width = 0;  ///< for kFixedWidth
 };
 
+/// A word for what a buffer of `kind` holds, for error messages: "validity", "offsets"...;
+/// the fixed-width buffer of a dictionary-encoded array is its "indices".
+std::string_view buffer_role(BufferKind kind, bool dictionary_indices = false);
+
 class Field;
 using FieldVector = std::vector<std::shared_ptr<const Field>>;
 
