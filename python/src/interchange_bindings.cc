@@ -51,7 +51,17 @@ class SerializedReader final : public RecordBatchReader {
       : reader_(std::move(reader)) {}
   SchemaPtr schema() const override { return reader_->schema(); }
   std::optional<RecordBatch> next() override {
-    const std::lock_guard<std::mutex> lock(mutex_);
+    std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+    if (!lock.owns_lock()) {
+      // The thread reading may need the GIL (its source can be a Python producer), and a
+      // consumer of the exported stream may call in holding it: wait without it.
+      if (PyGILState_Check() != 0) {
+        nb::gil_scoped_release unlocked;
+        lock.lock();
+      } else {
+        lock.lock();
+      }
+    }
     return reader_->next();
   }
 
@@ -826,7 +836,9 @@ void bind_interchange(nb::module_& module) {
                                   "A single-use stream of record batches. Construct one from any "
                                   "object exposing ``__arrow_c_stream__`` or from an "
                                   "'arrow_array_stream' PyCapsule; batches are imported one at "
-                                  "a time as they are read.")
+                                  "a time as they are read. Threads may share a reader: they "
+                                  "take turns, and one waiting for its turn does not hold the "
+                                  "GIL, even when it is a consumer of the exported stream.")
       .def(
           "__init__",
           [](PyRecordBatchReader* self, nb::handle object) {

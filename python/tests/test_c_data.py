@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import os
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -247,6 +251,56 @@ def test_threads_may_share_a_reader() -> None:
     for thread in threads:
         thread.join()
     assert sum(counts) == 5_000
+
+
+_GIL_HOLDING_CONSUMER = """
+import ctypes, threading, time
+import pyarrow as pa
+import bowstring
+
+table = pa.table({"x": [1, 2, 3]})
+started = threading.Event()
+
+def slow_batches():
+    started.set()
+    time.sleep(0.3)  # the source resumes only once it has the GIL again
+    yield from table.to_batches()
+    yield from table.to_batches()
+
+source = pa.RecordBatchReader.from_batches(table.schema, slow_batches())
+reader = bowstring.RecordBatchReader(source)
+first = []
+reading = threading.Thread(target=lambda: first.append(reader.read_next_batch()))
+reading.start()
+started.wait()
+capsule = reader.__arrow_c_stream__()
+get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+get_pointer.restype, get_pointer.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+stream = get_pointer(capsule, b"arrow_array_stream")
+slots = (ctypes.c_void_p * 5).from_address(stream)
+# A consumer that calls get_next holding the GIL (PYFUNCTYPE keeps it), while the other thread
+# reads the same reader and its source waits for the GIL.
+get_next = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)(slots[1])
+array = (ctypes.c_void_p * 10)()
+assert get_next(stream, ctypes.addressof(array)) == 0
+ctypes.CFUNCTYPE(None, ctypes.c_void_p)(array[8])(ctypes.addressof(array))
+reading.join()
+print(first[0].num_rows)
+"""
+
+
+def test_a_consumer_holding_the_gil_does_not_deadlock_with_a_reading_thread() -> None:
+    root = Path(bowstring.__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=str(root))
+    result = subprocess.run(
+        [sys.executable, "-c", _GIL_HOLDING_CONSUMER],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["3"]
 
 
 def test_stream_producer_errors_carry_the_producers_message() -> None:

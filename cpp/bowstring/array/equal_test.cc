@@ -262,8 +262,8 @@ TEST(EqualTest, DictionariesCompareDecodedValues) {
 TEST(EqualTest, DenseUnionsCompareSelectedValues) {
   const TypePtr type = dense_union({field("i", int32()), field("s", utf8())}, {2, 4});
   const Array a = dense_union_of(type, {2, 4, 2}, {0, 0, 1}, {int32s({1, kNull}), strings({"x"})});
-  const Array b = dense_union_of(type, {2, 4, 2}, {3, 1, 0},
-                                 {int32s({kNull, 8, 8, 1}), strings({"unused", "x"})});
+  const Array b = dense_union_of(type, {2, 4, 2}, {1, 1, 3},
+                                 {int32s({8, 1, 8, kNull}), strings({"unused", "x"})});
   EXPECT_TRUE(a.equals(b));
   EXPECT_FALSE(
       a.equals(dense_union_of(type, {2, 4, 2}, {0, 0, 1}, {int32s({1, 5}), strings({"x"})})));
@@ -280,7 +280,7 @@ TEST(EqualTest, DenseUnionOffsetAtInt32Max) {
   constexpr int32_t kInt32Max = std::numeric_limits<int32_t>::max();
   const TypePtr type = dense_union({field("n", null())});
   const Array values = make_array(null(), int64_t{kInt32Max} + 1, {nullptr});
-  const Array a = dense_union_of(type, {0, 0}, {kInt32Max, 0}, {values});
+  const Array a = dense_union_of(type, {0, 0}, {kInt32Max, kInt32Max}, {values});
   ASSERT_NO_THROW(a.validate_full());
   EXPECT_TRUE(arrays_equal(a, Array(std::make_shared<ArrayData>(*a.data()))));
 }

@@ -4,9 +4,11 @@
 #include <limits>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "bowstring/array/array.h"
 #include "bowstring/util/error.h"
+#include "bowstring/util/utf8.h"
 
 namespace bowstring {
 
@@ -60,57 +62,6 @@ int64_t bytes_needed(int64_t count, int64_t width) {
 
 /// Bytes of a bitmap of `bits` bits; unlike `bit_util::bytes_for_bits`, exact up to INT64_MAX.
 int64_t bitmap_bytes(int64_t bits) { return bits / 8 + (bits % 8 != 0 ? 1 : 0); }
-
-/// Position of the first byte of `bytes` that does not start a well-formed UTF-8 sequence
-/// (RFC 3629: no overlong forms, surrogates or code points past U+10FFFF), or -1.
-int64_t invalid_utf8_position(const uint8_t* bytes, int64_t size) {
-  int64_t i = 0;
-  while (i < size) {
-    // Most text is ASCII: skip it eight bytes at a time.
-    while (i + 8 <= size) {
-      uint64_t word;
-      std::memcpy(&word, bytes + i, sizeof(word));
-      if ((word & 0x8080808080808080ULL) != 0) {
-        break;
-      }
-      i += 8;
-    }
-    if (i >= size) {
-      break;
-    }
-    const uint8_t lead = bytes[i];
-    if (lead < 0x80) {
-      ++i;
-      continue;
-    }
-    int sequence_length;
-    uint8_t second_min = 0x80;
-    uint8_t second_max = 0xBF;
-    if (lead >= 0xC2 && lead <= 0xDF) {
-      sequence_length = 2;
-    } else if (lead >= 0xE0 && lead <= 0xEF) {
-      sequence_length = 3;
-      second_min = lead == 0xE0 ? 0xA0 : 0x80;  // overlong
-      second_max = lead == 0xED ? 0x9F : 0xBF;  // surrogates
-    } else if (lead >= 0xF0 && lead <= 0xF4) {
-      sequence_length = 4;
-      second_min = lead == 0xF0 ? 0x90 : 0x80;  // overlong
-      second_max = lead == 0xF4 ? 0x8F : 0xBF;  // past U+10FFFF
-    } else {
-      return i;
-    }
-    if (i + sequence_length > size || bytes[i + 1] < second_min || bytes[i + 1] > second_max) {
-      return i;
-    }
-    for (int k = 2; k < sequence_length; ++k) {
-      if ((bytes[i + k] & 0xC0) != 0x80) {
-        return i;
-      }
-    }
-    i += sequence_length;
-  }
-  return -1;
-}
 
 int64_t run_end_at(const ArrayData& run_ends, int64_t i) {
   switch (run_ends.type->id()) {
@@ -666,6 +617,10 @@ class Validator {
     const auto& union_type = static_cast<const UnionType&>(type);
     const int8_t* type_ids = data.values<int8_t>(1);
     const int32_t* offsets = type.id() == TypeId::kDenseUnion ? data.values<int32_t>(2) : nullptr;
+    // The format wants each child's values used in order: a slot's offset is never smaller than
+    // that of an earlier slot of the same child (equal offsets are allowed, as in Arrow).
+    std::vector<int32_t> last_offsets(offsets != nullptr ? union_type.type_codes().size() : 0, 0);
+    std::vector<int64_t> last_slots(last_offsets.size(), -1);
     for (int64_t i = 0; i < data.length; ++i) {
       const int child = union_type.child_index(type_ids[i]);
       if (child < 0) {
@@ -686,6 +641,17 @@ class Validator {
                           type.field(child)->name() + "' of length " +
                           std::to_string(child_length));
         }
+        const size_t at = static_cast<size_t>(child);
+        if (offsets[i] < last_offsets[at]) {
+          fail_buffer(where, type, 2,
+                      "offset " + std::to_string(offsets[i]) + " at slot " + std::to_string(i) +
+                          " is smaller than offset " + std::to_string(last_offsets[at]) +
+                          " at slot " + std::to_string(last_slots[at]) + " into the same child " +
+                          std::to_string(child) + " '" + type.field(child)->name() +
+                          "' (a dense union's offsets into each child must not decrease)");
+        }
+        last_offsets[at] = offsets[i];
+        last_slots[at] = i;
       }
     }
   }

@@ -698,6 +698,22 @@ TEST(ValidateTest, DenseUnionOffsetsInsideTheirChild) {
   EXPECT_THAT(full_error(negative), HasSubstr("offset -1 at slot 0 is outside child 0 'a'"));
 }
 
+TEST(ValidateTest, DenseUnionOffsetsIntoEachChildMustNotDecrease) {
+  // Arrow's full validation rejects these as "non-monotonic offset"; equal offsets it accepts.
+  const TypePtr type = dense_union({field("a", int32()), field("b", utf8())});
+  const Array repeated =
+      dense_union_of(type, {0, 0, 1, 1}, {0, 0, 0, 1}, {int32s({1}), strings({"x", "y"})});
+  EXPECT_NO_THROW(repeated.validate_full());
+  const Array backwards =
+      dense_union_of(type, {0, 1, 0, 1}, {1, 0, 0, 1}, {int32s({1, 2}), strings({"x", "y"})});
+  EXPECT_EQ(full_error(backwards),
+            "offset 0 at slot 2 is smaller than offset 1 at slot 0 into the same child 0 'a' (a "
+            "dense union's offsets into each child must not decrease) in buffer 2 (offsets) of "
+            "dense_union<a: int32=0, b: string=1>");
+  // Only the slots inside a slice count: Arrow checks the sliced range alone.
+  EXPECT_NO_THROW(backwards.slice(1).validate_full());
+}
+
 // --- full: run-end encoded ------------------------------------------------------------------
 
 TEST(ValidateTest, RunEndsStrictlyIncreasingAndPositive) {

@@ -272,7 +272,7 @@ TEST(BodyRoundTrip, NestedCombinations) {
   const Array string_lists =
       testing::make_string_list_array(list(utf8()), {{{"a"}}, {{"b", "c"}}, kNull, {{"d"}}});
   const Array dense_array = testing::dense_union_of(
-      dense, {9, 3, 3, 9, 9, 3, 9}, {1, 0, 1, 0, 3, 2, 2}, {int32s({10, kNull, 30}), string_lists});
+      dense, {9, 3, 3, 9, 9, 3, 9}, {1, 0, 1, 1, 2, 2, 3}, {int32s({10, kNull, 30}), string_lists});
   expect_round_trip("dense_union<int32, list<utf8>>", dense_array);
   for (int64_t offset = 0; offset < 7; ++offset) {
     for (int64_t length = 0; offset + length <= 7; ++length) {

@@ -13,6 +13,7 @@
 
 #include "bowstring/array/validate.h"
 #include "bowstring/util/error.h"
+#include "bowstring/util/utf8.h"
 
 namespace bowstring {
 namespace {
@@ -299,6 +300,11 @@ void fill_schema(const DataType& type, std::string name, bool nullable, Metadata
       exported->child_pointers[i] = &exported->children[i];
     }
   }
+  // The specification wants names in UTF-8; metadata keys and values are bytes.
+  if (!is_valid_utf8(name)) {
+    throw InvalidArgument("field name '" + escape_invalid_utf8(name) +
+                          "' is not valid UTF-8, which the C data interface requires of names");
+  }
   exported->name = std::move(name);
   exported->metadata = encode_metadata(metadata);
 
@@ -465,6 +471,8 @@ class ChunkSource final : public StreamSource {
 struct ExportedStream {
   std::unique_ptr<StreamSource> source;
   std::string last_error;
+  /// Set instead of `last_error` when copying the message failed for want of memory.
+  const char* fixed_error = nullptr;
   /// The error code of a failed get_next, returned again by every later call: the source must
   /// not be read after an error.
   int failed_code = 0;
@@ -474,37 +482,46 @@ ExportedStream& exported_stream(ArrowArrayStream* stream) {
   return *static_cast<ExportedStream*>(stream->private_data);
 }
 
+// Keeps a copy of `message` as the stream's last error. The copy allocates, and this runs
+// where nothing may throw: when memory is short, a fixed text stands in.
+void set_last_error(ExportedStream& stream, const char* message) noexcept {
+  try {
+    stream.last_error = message;
+    stream.fixed_error = nullptr;
+  } catch (...) {
+    stream.fixed_error = "out of memory (while keeping the error message)";
+  }
+}
+
 // Runs `call`, turning any exception into an errno code and the stream's last error: nothing
 // may unwind through a C caller.
 template <typename Call>
 int report_errors(ExportedStream& stream, Call call) noexcept {
-  int code = 0;
   try {
     call();
     return 0;
   } catch (const OutOfMemory& error) {
-    code = ENOMEM;
-    stream.last_error = error.what();
+    set_last_error(stream, error.what());
+    return ENOMEM;
   } catch (const std::bad_alloc&) {
-    code = ENOMEM;
-    stream.last_error = "out of memory";
+    set_last_error(stream, "out of memory");
+    return ENOMEM;
   } catch (const NotImplemented& error) {
-    code = ENOSYS;
-    stream.last_error = error.what();
+    set_last_error(stream, error.what());
+    return ENOSYS;
   } catch (const IoError& error) {
-    code = EIO;
-    stream.last_error = error.what();
+    set_last_error(stream, error.what());
+    return EIO;
   } catch (const Error& error) {
-    code = EINVAL;
-    stream.last_error = error.what();
+    set_last_error(stream, error.what());
+    return EINVAL;
   } catch (const std::exception& error) {
-    code = EIO;
-    stream.last_error = error.what();
+    set_last_error(stream, error.what());
+    return EIO;
   } catch (...) {
-    code = EIO;
-    stream.last_error = "unknown exception";
+    set_last_error(stream, "unknown exception");
+    return EIO;
   }
-  return code;
 }
 
 int stream_get_schema(ArrowArrayStream* stream, ArrowSchema* out) {
@@ -523,6 +540,9 @@ int stream_get_next(ArrowArrayStream* stream, ArrowArray* out) {
 
 const char* stream_get_last_error(ArrowArrayStream* stream) {
   const ExportedStream& exported = exported_stream(stream);
+  if (exported.fixed_error != nullptr) {
+    return exported.fixed_error;
+  }
   return exported.last_error.empty() ? nullptr : exported.last_error.c_str();
 }
 
@@ -543,7 +563,8 @@ void fill_stream(std::unique_ptr<StreamSource> source, ArrowArrayStream* out) {
 std::string child_path(const std::string& parent, int64_t index, const char* name) {
   std::string path = parent + ".children[" + std::to_string(index) + "]";
   if (name != nullptr && *name != '\0') {
-    path += "('" + std::string(name) + "')";
+    // Escaped: the name may not be UTF-8 yet, and errors are text.
+    path += "('" + escape_invalid_utf8(name) + "')";
   }
   return path;
 }
@@ -995,6 +1016,10 @@ TypePtr read_type_at(const ArrowSchema& schema, int depth, const std::string& pa
     });
   }
   if (extension_name.has_value()) {
+    if (!is_valid_utf8(*extension_name)) {
+      throw FormatError(path + " has extension name '" + escape_invalid_utf8(*extension_name) +
+                        "', which is not valid UTF-8");
+    }
     type = make_type(path, [&] {
       return extension(type, std::move(*extension_name), std::move(extension_metadata));
     });
@@ -1006,11 +1031,19 @@ TypePtr read_type_at(const ArrowSchema& schema, int depth, const std::string& pa
 }
 
 FieldPtr read_field_at(const ArrowSchema& schema, int depth, const std::string& path) {
+  // Names are UTF-8 by the specification (and reach Python as str); metadata stays bytes.
+  const std::string_view name = schema.name != nullptr ? schema.name : "";
+  const int64_t bad = invalid_utf8_position(reinterpret_cast<const uint8_t*>(name.data()),
+                                            static_cast<int64_t>(name.size()));
+  if (bad >= 0) {
+    throw FormatError(path + " has name '" + escape_invalid_utf8(name) +
+                      "', which is not valid UTF-8 (byte " + std::to_string(bad) + " of " +
+                      std::to_string(name.size()) + ")");
+  }
   Metadata metadata;
   TypePtr type = read_type_at(schema, depth, path, &metadata);
   const bool nullable = (schema.flags & ARROW_FLAG_NULLABLE) != 0;
-  return field(schema.name != nullptr ? schema.name : "", std::move(type), nullable,
-               std::move(metadata));
+  return field(std::string(name), std::move(type), nullable, std::move(metadata));
 }
 
 SchemaPtr read_schema_at(const ArrowSchema& schema, const std::string& path) {

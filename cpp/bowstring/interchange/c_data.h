@@ -104,7 +104,9 @@ struct CDataImportOptions {
 /// `ARROW:extension:metadata` in the struct's metadata; dictionaries have the index type's
 /// format and the values in `dictionary`.
 void export_type(const DataType& type, ArrowSchema* out);
-/// A field: name, type, nullability flag and metadata.
+/// A field: name, type, nullability flag and metadata. Names must be UTF-8, as the
+/// specification requires (`InvalidArgument` otherwise, for children too); metadata keys and
+/// values are bytes and go out as they are.
 void export_field(const Field& field, ArrowSchema* out);
 /// A schema as a struct type ("+s") whose children are the fields; the schema metadata is the
 /// struct's metadata.
@@ -135,6 +137,8 @@ void export_chunked_array(const ChunkedArray& array, ArrowArrayStream* out);
 /// and the name are dropped.
 TypePtr import_type(ArrowSchema* schema);
 /// The field: name ("" when absent), type, nullability and metadata (extension keys removed).
+/// Names (of children too) and extension names must be UTF-8, or it is a `FormatError`; other
+/// metadata keys and values are bytes, taken as they are.
 FieldPtr import_field(ArrowSchema* schema);
 /// A struct type ("+s") as a schema: its children are the fields, its metadata the schema's.
 SchemaPtr import_schema(ArrowSchema* schema);

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <optional>
 #include <string>
 #include <utility>
@@ -14,6 +16,25 @@
 #include "bowstring/testing/array_data_testing.h"
 #include "bowstring/testing/test_util.h"
 #include "bowstring/util/error.h"
+
+namespace {
+// While set, operator new fails on this thread: for the paths no Allocator reaches, such as
+// copying an error message.
+thread_local bool fail_operator_new = false;
+}  // namespace
+
+void* operator new(std::size_t size) {
+  void* memory = fail_operator_new ? nullptr : std::malloc(size == 0 ? 1 : size);
+  if (memory == nullptr) {
+    throw std::bad_alloc();
+  }
+  return memory;
+}
+// Not inlined, so that the compiler does not see a free() of what operator new returned.
+__attribute__((noinline)) void operator delete(void* memory) noexcept { std::free(memory); }
+__attribute__((noinline)) void operator delete(void* memory, std::size_t) noexcept {
+  std::free(memory);
+}
 
 namespace bowstring {
 namespace {
@@ -664,6 +685,46 @@ TEST(CDataMalformed, FormatStringsNameTheFormatAndPosition) {
   EXPECT_NE(format_error("w:-1").find("fixed_size_binary width"), std::string::npos);
 }
 
+TEST(CDataMalformed, NamesMustBeUtf8) {
+  // The specification wants names in UTF-8; the error escapes the bad bytes, since it is text.
+  CSchema c_schema;
+  export_field(*field("s", struct_({field("ok", int32()), field("b", utf8())})), &c_schema);
+  static const char kBadName[] = "b\xff";
+  c_schema.children[1]->name = kBadName;
+  EXPECT_EQ(error_message<FormatError>([&] { import_field(&c_schema); }),
+            "ArrowSchema.children[1]('b\\xff') has name 'b\\xff', which is not valid UTF-8 (byte "
+            "1 of 2)");
+
+  // So must extension names, which name a type; other metadata values are bytes.
+  CSchema extension_schema;
+  export_type(*int32(), &extension_schema);
+  const std::string key = "ARROW:extension:name";
+  std::string metadata("\x01\0\0\0", 4);
+  metadata += std::string(1, static_cast<char>(key.size())) + std::string(3, '\0') + key;
+  metadata += std::string("\x01\0\0\0\xfe", 5);
+  extension_schema.metadata = metadata.data();
+  EXPECT_EQ(error_message<FormatError>([&] { import_type(&extension_schema); }),
+            "ArrowSchema has extension name '\\xfe', which is not valid UTF-8");
+}
+
+TEST(CDataTypes, MetadataIsBytesButNamesAreUtf8) {
+  // Metadata keys and values are bytes in the C data interface, kept as they are.
+  const std::string binary("\xff\x00\x80", 3);
+  const FieldPtr original = field("caf\xc3\xa9", int32(), true, {{binary, binary}});
+  CSchema schema;
+  export_field(*original, &schema);
+  const FieldPtr imported = import_field(&schema);
+  EXPECT_TRUE(imported->equals(*original, true));
+
+  CSchema refused;
+  EXPECT_EQ(error_message<InvalidArgument>([&] {
+              export_field(*field("s", struct_({field("\xc0\xaf", int32())})), &refused);
+            }),
+            "field name '\\xc0\\xaf' is not valid UTF-8, which the C data interface requires of "
+            "names");
+  EXPECT_EQ(refused.release, nullptr);
+}
+
 TEST(CDataMalformed, ChildCounts) {
   EXPECT_EQ(format_error("+l"), "ArrowSchema with format '+l' takes 1 child, got 0");
   EXPECT_EQ(format_error("+r", 1), "ArrowSchema with format '+r' takes 2 children, got 1");
@@ -853,6 +914,32 @@ TEST(CDataStreams, ExportedReadersReportErrorsThroughGetLastError) {
   ASSERT_EQ(out_of_memory.get_next(&out_of_memory, &ignored), 0);
   CArray failed;
   EXPECT_EQ(out_of_memory.get_next(&out_of_memory, &failed), ENOMEM);
+}
+
+// Throws an error whose message cannot be copied: memory runs out as it is thrown.
+class ErrorWithoutMemoryReader final : public RecordBatchReader {
+ public:
+  SchemaPtr schema() const override { return schema_; }
+  std::optional<RecordBatch> next() override {
+    const FormatError error(std::string(200, 'x'));
+    fail_operator_new = true;
+    throw error;
+  }
+
+ private:
+  SchemaPtr schema_ = bowstring::schema({field("a", int32())});
+};
+
+TEST(CDataStreams, ErrorsAreReportedEvenWhenTheirMessageCannotBeKept) {
+  // Copying the message into the stream used to let bad_alloc out of a noexcept callback.
+  CStream stream;
+  export_reader(std::make_shared<ErrorWithoutMemoryReader>(), &stream);
+  CArray out;
+  const int code = stream.get_next(&stream, &out);
+  fail_operator_new = false;
+  EXPECT_EQ(code, EINVAL);
+  EXPECT_STREQ(stream.get_last_error(&stream), "out of memory (while keeping the error message)");
+  EXPECT_EQ(out.release, nullptr);
 }
 
 TEST(CDataStreams, ImportedReadersThrowTheProducersError) {

@@ -60,10 +60,11 @@ void write_all(int fd, bool use_send, const uint8_t* data, int64_t size,
     const ssize_t written =
         use_send ? ::send(fd, data, chunk, MSG_NOSIGNAL) : ::write(fd, data, chunk);
     if (written < 0) {
-      if (errno == EINTR) {
+      const int error = errno;
+      if (error == EINTR) {
         continue;
       }
-      throw_io_error("cannot write " + std::to_string(size) + " bytes to " + description, errno);
+      throw_io_error("cannot write " + std::to_string(size) + " bytes to " + description, error);
     }
     if (written == 0) {
       throw IoError("cannot write " + std::to_string(size) + " bytes to " + description +
@@ -117,8 +118,9 @@ int64_t read_some(int fd, uint8_t* out, int64_t size, const std::string& descrip
     if (received >= 0) {
       return received;
     }
-    if (errno != EINTR) {
-      throw_io_error("cannot read from " + description, errno);
+    const int error = errno;
+    if (error != EINTR) {
+      throw_io_error("cannot read from " + description, error);
     }
   }
 }
@@ -146,11 +148,13 @@ class FdGuard {
 int open_regular_file(const std::string& path, int64_t& size) {
   FdGuard fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (fd.get() < 0) {
-    throw_io_error("cannot open " + path, errno);
+    const int error = errno;
+    throw_io_error("cannot open " + path, error);
   }
   struct stat status {};
   if (::fstat(fd.get(), &status) != 0) {
-    throw_io_error("cannot stat " + path, errno);
+    const int error = errno;
+    throw_io_error("cannot stat " + path, error);
   }
   if (!S_ISREG(status.st_mode)) {
     throw IoError("cannot read " + path + ": not a regular file");
@@ -162,7 +166,8 @@ int open_regular_file(const std::string& path, int64_t& size) {
 int create_file(const std::string& path) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) {
-    throw_io_error("cannot create " + path, errno);
+    const int error = errno;
+    throw_io_error("cannot create " + path, error);
   }
   return fd;
 }
@@ -196,7 +201,8 @@ FdOutputStream::FdOutputStream(int fd, bool owns_fd, int64_t buffer_size, std::s
   }
   struct stat status {};
   if (::fstat(fd, &status) != 0) {
-    throw_io_error("cannot write to " + description_, errno);
+    const int error = errno;
+    throw_io_error("cannot write to " + description_, error);
   }
   if (S_ISSOCK(status.st_mode)) {
     kind_ = Kind::kSocket;
@@ -276,9 +282,12 @@ void FdOutputStream::close() {
     throw;
   }
   const int fd = std::exchange(fd_, -1);
-  if (owns_fd_ && ::close(fd) != 0 && errno != EINTR) {
+  if (owns_fd_ && ::close(fd) != 0) {
+    const int error = errno;
     // Linux releases the descriptor even when close fails, so there is nothing to retry.
-    throw_io_error("cannot close " + description_, errno);
+    if (error != EINTR) {
+      throw_io_error("cannot close " + description_, error);
+    }
   }
 }
 
@@ -413,7 +422,8 @@ std::shared_ptr<MemoryMappedFile> MemoryMappedFile::open(const std::string& path
   }
   void* address = ::mmap(nullptr, static_cast<size_t>(size), PROT_READ, MAP_PRIVATE, fd.get(), 0);
   if (address == MAP_FAILED) {
-    throw_io_error("cannot map " + path + " (" + std::to_string(size) + " bytes)", errno);
+    const int error = errno;
+    throw_io_error("cannot map " + path + " (" + std::to_string(size) + " bytes)", error);
   }
   // The mapping outlives the descriptor, which closes here. The shared owner unmaps when the
   // last buffer pointing into the mapping goes (or at once, should making the owner fail).
@@ -451,12 +461,13 @@ std::shared_ptr<Buffer> ReadableFile::read_at(int64_t offset, int64_t length) co
     const auto chunk = static_cast<size_t>(std::min(length - received, kMaxIoChunk));
     const ssize_t count = ::pread(fd_, bytes.mutable_data() + received, chunk, offset + received);
     if (count < 0) {
-      if (errno == EINTR) {
+      const int error = errno;
+      if (error == EINTR) {
         continue;
       }
       throw_io_error("cannot read " + std::to_string(length) + " bytes at offset " +
                          std::to_string(offset) + " of " + path_,
-                     errno);
+                     error);
     }
     if (count == 0) {
       throw IoError("cannot read " + std::to_string(length) + " bytes at offset " +

@@ -17,6 +17,7 @@
 #include "bowstring/interchange/format/Message_generated.h"
 #include "bowstring/interchange/format/Schema_generated.h"
 #include "bowstring/util/error.h"
+#include "bowstring/util/utf8.h"
 
 namespace bowstring::ipc {
 
@@ -37,13 +38,30 @@ constexpr flatbuffers::uoffset_t kVerifierMaxDepth = 2 * kMaxNestingDepth;
 /// (Arrow's readers use the same bound).
 constexpr int64_t kVerifierTablesPerByte = 8;
 
-std::string quoted(std::string_view name) {
-  std::string out;
-  out.reserve(name.size() + 2);
-  out += '\'';
-  out += name;
-  out += '\'';
-  return out;
+/// `name` between single quotes, its bytes that are not UTF-8 escaped: error messages are text.
+std::string quoted(std::string_view name) { return "'" + escape_invalid_utf8(name) + "'"; }
+
+/// Flatbuffer strings are UTF-8 (and names reach Python as `str`): `text` must be, or `fail`
+/// is called with the problem, to which it prefixes where the text is.
+template <typename Fail>
+void check_utf8(std::string_view text, std::string_view what, Fail&& fail) {
+  const int64_t bad = invalid_utf8_position(reinterpret_cast<const uint8_t*>(text.data()),
+                                            static_cast<int64_t>(text.size()));
+  if (bad >= 0) {
+    fail(std::string(what) + " " + quoted(text) + " is not valid UTF-8 (byte " +
+         std::to_string(bad) + " of " + std::to_string(text.size()) + ")");
+  }
+}
+
+/// Checks that the keys and values of `metadata` are UTF-8.
+template <typename Fail>
+void check_metadata_utf8(const Metadata& metadata, Fail&& fail) {
+  for (size_t i = 0; i < metadata.size(); ++i) {
+    const auto& [key, value] = metadata[i];
+    check_utf8(key, "metadata key " + std::to_string(i), fail);
+    check_utf8(value, "metadata value " + std::to_string(i) + " (of key " + quoted(key) + ")",
+               fail);
+  }
 }
 
 // --- Encoding ------------------------------------------------------------------------------
@@ -52,11 +70,18 @@ std::shared_ptr<Buffer> finish(FlatBufferBuilder& builder) {
   return Buffer::copy_of(builder.GetBufferPointer(), builder.GetSize());
 }
 
+/// Writes `metadata`, refusing text that is not UTF-8 (the reader refuses it too); `where()`
+/// names the metadata's owner for that error.
+template <typename Where>
 Offset<flatbuffers::Vector<Offset<fb::KeyValue>>> encode_metadata(FlatBufferBuilder& builder,
-                                                                  const Metadata& metadata) {
+                                                                  const Metadata& metadata,
+                                                                  Where&& where) {
   if (metadata.empty()) {
     return 0;
   }
+  check_metadata_utf8(metadata, [&](const std::string& problem) {
+    throw InvalidArgument(where() + ": " + problem + "; IPC metadata must be UTF-8");
+  });
   std::vector<Offset<fb::KeyValue>> entries;
   entries.reserve(metadata.size());
   for (const auto& [key, value] : metadata) {
@@ -106,7 +131,8 @@ class SchemaEncoder {
                             std::to_string(dictionaries_.size()) + " dictionary ids were given");
     }
     const auto fields_offset = builder_.CreateVector(fields);
-    const auto metadata_offset = encode_metadata(builder_, schema.metadata());
+    const auto metadata_offset =
+        encode_metadata(builder_, schema.metadata(), [] { return std::string("schema"); });
     return fb::CreateSchema(builder_, fb::Endianness::Little, fields_offset, metadata_offset);
   }
 
@@ -175,7 +201,10 @@ class SchemaEncoder {
       dictionary = fb::CreateDictionaryEncoding(builder_, dictionary_id, index, dict->ordered(),
                                                 fb::DictionaryKind::DenseArray);
     }
-    const auto metadata_offset = encode_metadata(builder_, metadata);
+    check_utf8(field.name(), "name", [&](const std::string& problem) {
+      throw InvalidArgument(path() + ": " + problem + "; IPC field names must be UTF-8");
+    });
+    const auto metadata_offset = encode_metadata(builder_, metadata, [&] { return path(); });
     const auto name_offset = builder_.CreateString(field.name());
     const auto children_offset = builder_.CreateVector(children);
     return fb::CreateField(builder_, name_offset, field.nullable(), type_type, type_offset,
@@ -241,6 +270,9 @@ class SchemaEncoder {
       }
       case TypeId::kTimestamp: {
         const auto& timestamp = type_cast<TimestampType>(type);
+        check_utf8(timestamp.timezone(), "timezone", [&](const std::string& problem) {
+          throw InvalidArgument(path() + ": " + problem + "; IPC metadata must be UTF-8");
+        });
         const auto timezone =
             timestamp.timezone().empty() ? 0 : b.CreateString(timestamp.timezone());
         return {fb::Type::Timestamp,
@@ -446,8 +478,10 @@ class DecodeBudget {
   int64_t remaining_;
 };
 
+/// Reads key/value metadata, refusing text that is not UTF-8; `where()` names its owner.
+template <typename Where>
 Metadata decode_metadata(const flatbuffers::Vector<Offset<fb::KeyValue>>* entries,
-                         DecodeBudget& budget) {
+                         DecodeBudget& budget, Where&& where) {
   Metadata metadata;
   if (entries == nullptr) {
     return metadata;
@@ -459,6 +493,8 @@ Metadata decode_metadata(const flatbuffers::Vector<Offset<fb::KeyValue>>* entrie
     budget.charge(key.size() + value.size());
     metadata.emplace_back(key, value);
   }
+  check_metadata_utf8(
+      metadata, [&](const std::string& problem) { throw FormatError(where() + " " + problem); });
   return metadata;
 }
 
@@ -509,7 +545,8 @@ class SchemaDecoder {
     }
     SchemaHeader header;
     header.schema = std::make_shared<const Schema>(
-        std::move(fields), decode_metadata(schema->custom_metadata(), budget_));
+        std::move(fields),
+        decode_metadata(schema->custom_metadata(), budget_, [&] { return what_; }));
     header.dictionaries = std::move(dictionaries_);
     return header;
   }
@@ -539,6 +576,7 @@ class SchemaDecoder {
     }
     const std::string_view name = view_of(field.name());
     budget_.charge(name.size());
+    check_utf8(name, ": name", [&](const std::string& problem) { fail(problem); });
     // Pre-order: a dictionary is numbered before the dictionaries inside its values.
     const fb::DictionaryEncoding* encoding = field.dictionary();
     const size_t dictionary_slot = dictionaries_.size();
@@ -554,7 +592,7 @@ class SchemaDecoder {
         children.push_back(decode_child(*fb_children->Get(i), i, child_depth));
       }
     }
-    Metadata metadata = decode_metadata(field.custom_metadata(), budget_);
+    Metadata metadata = decode_metadata(field.custom_metadata(), budget_, [&] { return path(); });
     TypePtr type;
     try {
       type = decode_type(field, std::move(children));
@@ -719,6 +757,7 @@ class SchemaDecoder {
         const auto& timestamp = table(field.type_as_Timestamp(), "Timestamp");
         const std::string_view timezone = view_of(timestamp.timezone());
         budget_.charge(timezone.size());
+        check_utf8(timezone, ": timezone", [&](const std::string& problem) { fail(problem); });
         return leaf(children, bowstring::timestamp(decode_time_unit(timestamp.unit()),
                                                    std::string(timezone)));
       }
@@ -1083,7 +1122,8 @@ MessageHeader decode_message(const uint8_t* data, int64_t size) {
     throw FormatError("message has negative body length " + std::to_string(header.body_length));
   }
   DecodeBudget budget(size);
-  header.custom_metadata = decode_metadata(message->custom_metadata(), budget);
+  header.custom_metadata =
+      decode_metadata(message->custom_metadata(), budget, [] { return std::string("message"); });
   switch (message->header_type()) {
     case fb::MessageHeader::Schema:
       header.type = MessageType::kSchema;
@@ -1133,7 +1173,8 @@ std::shared_ptr<Buffer> encode_footer(const Footer& footer) {
   };
   const auto dictionaries = encode_blocks(footer.dictionaries);
   const auto record_batches = encode_blocks(footer.record_batches);
-  const auto metadata = encode_metadata(builder, footer.custom_metadata);
+  const auto metadata =
+      encode_metadata(builder, footer.custom_metadata, [] { return std::string("file footer"); });
   const auto version =
       footer.version == MetadataVersion::kV4 ? fb::MetadataVersion::V4 : fb::MetadataVersion::V5;
   builder.Finish(
@@ -1157,7 +1198,8 @@ Footer decode_footer(const uint8_t* data, int64_t size) {
   footer.schema = SchemaDecoder("footer schema", budget).decode(fb_footer->schema());
   footer.dictionaries = decode_blocks(fb_footer->dictionaries(), "footer dictionary block");
   footer.record_batches = decode_blocks(fb_footer->record_batches(), "footer record batch block");
-  footer.custom_metadata = decode_metadata(fb_footer->custom_metadata(), budget);
+  footer.custom_metadata = decode_metadata(fb_footer->custom_metadata(), budget,
+                                           [] { return std::string("file footer"); });
   return footer;
 }
 

@@ -12,6 +12,11 @@
 /// Decoding runs the flatbuffers verifier first and then checks every value it uses (type
 /// parameters, nesting depth against validate.h's kMaxNestingDepth, non-negative lengths,
 /// union and dictionary consistency), so hostile bytes give a `FormatError`, never a crash.
+///
+/// Text in the metadata (field names, custom metadata keys and values, timezones) is stored as
+/// flatbuffer strings, which are UTF-8: encoding refuses other bytes with `InvalidArgument` and
+/// decoding with `FormatError`, naming the field. (`Metadata` itself holds bytes, as the C data
+/// interface carries them; such metadata can be exported there but not written to IPC.)
 namespace bowstring::ipc {
 
 /// The dictionary-encoded fields of `schema` in pre-order (see `DictionaryField`), numbered

@@ -309,6 +309,35 @@ TEST(MetadataSchemaTest, RefusesWhatIpcCannotHold) {
             std::string::npos);
 }
 
+TEST(MetadataSchemaTest, RefusesToWriteTextThatIsNotUtf8) {
+  // Flatbuffer strings are UTF-8, and the reader refuses anything else.
+  const auto message_of = [](const SchemaPtr& schema) {
+    return error_message<InvalidArgument>([&] { encode_schema_message({schema, {}}); });
+  };
+  EXPECT_EQ(message_of(schema({field("s", struct_({field("b\xff", int32())}))})),
+            "field 0 's' child 0 'b\\xff': name 'b\\xff' is not valid UTF-8 (byte 1 of 2); IPC "
+            "field names must be UTF-8");
+  EXPECT_EQ(message_of(schema({field("a", int32())}, {{"k", "\xc0\xaf"}})),
+            "schema: metadata value 0 (of key 'k') '\\xc0\\xaf' is not valid UTF-8 (byte 0 of "
+            "2); IPC metadata must be UTF-8");
+  EXPECT_EQ(message_of(schema({field("a", int32(), true, {{"ok", ""}, {"\x80", ""}})})),
+            "field 0 'a': metadata key 1 '\\x80' is not valid UTF-8 (byte 0 of 1); IPC metadata "
+            "must be UTF-8");
+  EXPECT_NE(message_of(schema({field("t", timestamp(TimeUnit::kSecond, "UTC\xff"))}))
+                .find("field 0 't': timezone 'UTC\\xff' is not valid UTF-8"),
+            std::string::npos);
+  Footer footer;
+  footer.schema = {schema({}), {}};
+  footer.custom_metadata = {{"k", "\xff"}};
+  EXPECT_NE(error_message<InvalidArgument>([&] {
+              encode_footer(footer);
+            }).find("file footer: metadata value 0 (of key 'k')"),
+            std::string::npos);
+  // Valid UTF-8 beyond ASCII is fine.
+  expect_round_trip(
+      schema({field("caf\xc3\xa9", int32(), true, {{"\xe2\x82\xac", "\xf0\x9f\x8e\xbb"}})}));
+}
+
 TEST(MetadataDictionaryTest, NumbersDictionariesInPreOrder) {
   const TypePtr inner = dictionary(int8(), utf8());
   const TypePtr outer = dictionary(
@@ -563,6 +592,39 @@ TEST(MetadataMalformedTest, RefusesWrongChildCounts) {
                          "children, got 1"),
               std::string::npos)
         << error;
+  }
+}
+
+TEST(MetadataMalformedTest, RefusesTextThatIsNotUtf8) {
+  {
+    // The error quotes the name with its bad bytes escaped: error messages are text.
+    RawSchema raw;
+    auto f = raw.field("outer", fb::Type::Struct_, fb::CreateStruct_(raw.builder).Union(),
+                       {raw.int_field("ok"), raw.int_field("b\xff")});
+    EXPECT_EQ(decode_error(raw.finish({f})),
+              "schema field 0 'outer' child 1 'b\\xff': name 'b\\xff' is not valid UTF-8 (byte 1 "
+              "of 2)");
+  }
+  {
+    RawSchema raw;
+    auto& b = raw.builder;
+    const auto key = b.CreateString("k");
+    const auto value = b.CreateString("\xed\xa0\x80");  // a surrogate
+    const std::vector<flatbuffers::Offset<fb::KeyValue>> entries{fb::CreateKeyValue(b, key, value)};
+    const auto metadata = b.CreateVector(entries);
+    const auto name = b.CreateString("m");
+    const auto type = fb::CreateInt(b, 32, true).Union();
+    const auto f = fb::CreateField(b, name, true, fb::Type::Int, type, 0, 0, metadata);
+    EXPECT_EQ(decode_error(raw.finish({f})),
+              "schema field 0 'm' metadata value 0 (of key 'k') '\\xed\\xa0\\x80' is not valid "
+              "UTF-8 (byte 0 of 3)");
+  }
+  {
+    RawSchema raw;
+    const auto timezone = raw.builder.CreateString("\xc3");
+    const auto type = fb::CreateTimestamp(raw.builder, fb::TimeUnit::SECOND, timezone).Union();
+    EXPECT_EQ(decode_error(raw.finish({raw.field("t", fb::Type::Timestamp, type)})),
+              "schema field 0 't': timezone '\\xc3' is not valid UTF-8 (byte 0 of 1)");
   }
 }
 
