@@ -14,26 +14,41 @@ ArrowIntegrationDir find_arrow_integration_dir() {
   ArrowIntegrationDir result;
   const char* ci = std::getenv("CI");
   result.required = ci != nullptr && std::string_view(ci) == "true";
-  const char* override_dir = std::getenv("BOWSTRING_ARROW_TESTING_DIR");
-  const bool overridden = override_dir != nullptr && *override_dir != '\0';
-  std::filesystem::path candidate = overridden ? override_dir : BOWSTRING_ARROW_INTEGRATION_DIR;
   std::error_code error;
-  // The variable may also name the root of an arrow-testing checkout.
-  if (overridden && std::filesystem::is_directory(candidate / kIntegrationSubdir, error)) {
-    candidate /= kIntegrationSubdir;
-  }
-  if (std::filesystem::is_directory(candidate, error)) {
-    result.path = std::filesystem::weakly_canonical(candidate, error);
+  const auto found = [&](const std::filesystem::path& folder) {
+    if (!std::filesystem::is_directory(folder, error)) {
+      return false;
+    }
+    result.path = std::filesystem::weakly_canonical(folder, error);
     if (error) {
-      result.path = candidate;
+      result.path = folder;
+    }
+    return true;
+  };
+  const char* override_dir = std::getenv("BOWSTRING_ARROW_TESTING_DIR");
+  if (override_dir != nullptr && *override_dir != '\0') {
+    // The variable may name the root of an arrow-testing checkout or the folder itself.
+    const std::filesystem::path named = override_dir;
+    if (!found(named / kIntegrationSubdir) && !found(named)) {
+      result.missing_reason = "Arrow's integration gold files are not at " + named.string() +
+                              " (from BOWSTRING_ARROW_TESTING_DIR)";
     }
     return result;
   }
+  const std::filesystem::path source = std::filesystem::absolute(BOWSTRING_SOURCE_DIR, error);
+  for (std::filesystem::path folder = source.parent_path();; folder = folder.parent_path()) {
+    if (found(folder / "shared" / "arrow-testing" / kIntegrationSubdir)) {
+      return result;
+    }
+    if (folder == folder.parent_path()) {
+      break;
+    }
+  }
   result.missing_reason =
-      "Arrow's integration gold files are not at " + candidate.string() +
-      (overridden ? " (from BOWSTRING_ARROW_TESTING_DIR)"
-                  : " (the build's default; set BOWSTRING_ARROW_TESTING_DIR to an arrow-testing "
-                    "checkout or its data/arrow-ipc-stream/integration folder)");
+      "Arrow's integration gold files are not in shared/arrow-testing/" +
+      std::string(kIntegrationSubdir) + " beside " + source.string() +
+      " or any of its ancestors (set BOWSTRING_ARROW_TESTING_DIR to an arrow-testing checkout or "
+      "its data/arrow-ipc-stream/integration folder)";
   return result;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 
-// Where Apache Arrow's test data (the arrow-testing repository) is on this machine. The build
-// points at shared/arrow-testing beside the source tree; the environment variable
+// Where Apache Arrow's test data (the arrow-testing repository) is on this machine: in
+// shared/arrow-testing beside the source tree, or beside the nearest ancestor folder that has it
+// (a checkout may sit deeper than the shared folder); the environment variable
 // BOWSTRING_ARROW_TESTING_DIR overrides that. Tests that need the data skip without it, except
 // under CI (environment CI=true), where a missing folder is a failure.
 
@@ -26,7 +27,8 @@ struct ArrowIntegrationDir {
 };
 
 /// Looks for the gold files: BOWSTRING_ARROW_TESTING_DIR when set (an arrow-testing checkout, or
-/// the integration folder itself), else the folder the build was configured with.
+/// the integration folder itself), else shared/arrow-testing beside the source tree or beside
+/// the nearest of its ancestors.
 ArrowIntegrationDir find_arrow_integration_dir();
 
 /// What is known to be wrong with the data of a gold case (`path` names any of its files, in
