@@ -13,58 +13,33 @@ Usage: python bench/ipc.py [BUILD_DIR] [--repetitions N] [--min-time SECONDS] [-
 
 from __future__ import annotations
 
-import argparse
-import json
 import math
-import subprocess
 from pathlib import Path
 
-
-def run(binary: Path, repetitions: int, min_time: float, case_filter: str) -> dict:
-    output = subprocess.run(
-        [str(binary), f"--benchmark_filter={case_filter}", "--benchmark_format=json",
-         f"--benchmark_min_time={min_time}", f"--benchmark_repetitions={repetitions}",
-         "--benchmark_enable_random_interleaving=true"],
-        check=True, capture_output=True, text=True,
-    ).stdout
-    return json.loads(output)
+from benchmark_runs import MICROSECONDS, cell, listed, parse_args, run
 
 
 def best(report: dict) -> dict[tuple[str, str], dict[str, tuple[float, float]]]:
     """{(operation, workload): {side: (fastest time in microseconds, bytes per second)}}."""
-    scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
     cases: dict[tuple[str, str], dict[str, tuple[float, float]]] = {}
     for bench in report["benchmarks"]:
         if bench.get("run_type") != "iteration":
             continue
         operation, workload, side = bench["run_name"].split("/")[:3]
-        time = bench["real_time"] * scale[bench["time_unit"]]
-        cell = cases.setdefault((operation, workload), {})
-        if time < cell.get(side, (math.inf, 0.0))[0]:
-            cell[side] = (time, bench.get("bytes_per_second", 0.0))
+        time = bench["real_time"] * MICROSECONDS[bench["time_unit"]]
+        sides = cases.setdefault((operation, workload), {})
+        if time < sides.get(side, (math.inf, 0.0))[0]:
+            sides[side] = (time, bench.get("bytes_per_second", 0.0))
     return cases
 
 
-def fmt(value: float | None, width: int, digits: int = 0) -> str:
-    return f"{'-':>{width}}" if value is None else f"{value:>{width}.{digits}f}"
-
-
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("build", nargs="?", default="build", help="the CMake build directory")
-    parser.add_argument("--repetitions", type=int, default=3)
-    parser.add_argument("--min-time", type=float, default=0.1, help="seconds per repetition")
-    parser.add_argument("--filter", default=".*", help="regular expression on benchmark names")
-    args = parser.parse_args()
+    args = parse_args(__doc__.splitlines()[0], repetitions=3, min_time=0.1)
 
     binary = Path(args.build) / "bench" / "bowstring_bench_ipc"
     cases = best(run(binary, args.repetitions, args.min_time, args.filter))
-    # The cases in the order the binary registers them (the runs were interleaved).
-    listed = subprocess.run(
-        [str(binary), f"--benchmark_filter={args.filter}", "--benchmark_list_tests=true"],
-        check=True, capture_output=True, text=True,
-    ).stdout.split()
-    order = list(dict.fromkeys(tuple(name.split("/")[:2]) for name in listed))
+    names = listed(binary, args.filter)
+    order = list(dict.fromkeys(tuple(name.split("/")[:2]) for name in names))
     memcpy = {workload: sides["bowstring"][1] for (op, workload), sides in cases.items()
               if op == "Memcpy" and "bowstring" in sides}
     print(f"Wall-clock time per iteration in microseconds, best of {args.repetitions}; "
@@ -79,11 +54,11 @@ def main() -> None:
         bow = sides.get("bowstring")
         arrow = sides.get("libarrow")
         ratio = bow[0] / arrow[0] if bow and arrow else None
-        line = (f"{operation:32}{workload:18}{fmt(bow and bow[0], 11, 1)}"
-                f"{fmt(arrow and arrow[0], 11, 1)}{fmt(ratio, 8, 2)}"
-                f"{fmt(bow and bow[1] / 1e9, 8, 2)}")
+        line = (f"{operation:32}{workload:18}{cell(bow and bow[0], 11, 1)}"
+                f"{cell(arrow and arrow[0], 11, 1)}{cell(ratio, 8, 2)}"
+                f"{cell(bow and bow[1] / 1e9, 8, 2)}")
         if operation.startswith("WriteStream") and workload in memcpy:
-            line += fmt(memcpy[workload] / 1e9, 13, 2)
+            line += cell(memcpy[workload] / 1e9, 13, 2)
         print(line)
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import os
 import stat
-from typing import IO, Any, Optional, Union
+from typing import IO, Any, Callable, Optional, Union
 
 from bowstring._core import Table, _ipc
 
@@ -71,6 +71,18 @@ def _compression_name(compression: Optional[str]) -> str:
             f"{' or '.join(map(repr, _COMPRESSIONS))}"
         )
     return compression.lower()
+
+
+def _read(read: Callable[[Any, bool], Table], source: Any, validate: bool) -> Table:
+    """Calls the native reader ``read`` on ``source``: a path that is not a regular file (a
+    pipe, a device) is opened and read as a file object, since it cannot be mapped."""
+    path = _path_of(source)
+    if path is not None:
+        if not _is_regular_file(path):
+            with open(path, "rb", buffering=0) as file:
+                return read(file, validate)
+        return read(path, validate)
+    return read(source, validate)
 
 
 def read_stream(source: Source, *, validate: bool = True) -> Table:
@@ -123,13 +135,7 @@ def read_stream(source: Source, *, validate: bool = True) -> Table:
     >>> ipc.read_stream(sink.getvalue()).num_rows
     3
     """
-    path = _path_of(source)
-    if path is not None:
-        if not _is_regular_file(path):
-            with open(path, "rb", buffering=0) as file:
-                return _ipc.read_stream(file, validate)
-        return _ipc.read_stream(path, validate)
-    return _ipc.read_stream(source, validate)
+    return _read(_ipc.read_stream, source, validate)
 
 
 def read_file(source: Source, *, validate: bool = True) -> Table:
@@ -179,13 +185,7 @@ def read_file(source: Source, *, validate: bool = True) -> Table:
     >>> ipc.read_file("numbers.arrow").column_names
     ['x']
     """
-    path = _path_of(source)
-    if path is not None:
-        if not _is_regular_file(path):
-            with open(path, "rb", buffering=0) as file:
-                return _ipc.read_file(file, validate)
-        return _ipc.read_file(path, validate)
-    return _ipc.read_file(source, validate)
+    return _read(_ipc.read_file, source, validate)
 
 
 def _write(data: Any, sink: Any, compression: Optional[str], file_format: bool) -> None:

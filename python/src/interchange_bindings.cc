@@ -388,6 +388,93 @@ const char* const kRequestedSchemaDoc =
     "describes the data as it is (metadata may differ); bowstring does not convert data on "
     "export, so any other request raises NotImplementedError.";
 
+/// Docstrings that differ between RecordBatch and Table, whose columns are chunked arrays.
+struct TabularDocs {
+  const char* class_doc;
+  const char* column_by_index;
+  const char* column_by_name;
+};
+
+/// Binds `Tabular` (RecordBatch or Table) as `name` with the members both classes share;
+/// `from` builds one from an object exposing the Arrow PyCapsule interface.
+template <typename Tabular>
+nb::class_<Tabular> bind_tabular(nb::module_& module, const char* name, Tabular (*from)(nb::handle),
+                                 const TabularDocs& docs) {
+  nb::class_<Tabular> binding(module, name, docs.class_doc);
+  const std::string repr_header = "bowstring." + std::string(name) + "\n";
+  binding
+      .def(
+          "__init__",
+          [from](Tabular* self, nb::handle object) { new (self) Tabular(from(object)); },
+          "source"_a)
+      .def_prop_ro("num_rows", &Tabular::num_rows)
+      .def_prop_ro("num_columns", &Tabular::num_columns)
+      .def_prop_ro("column_names", [](const Tabular& self) { return column_names(*self.schema()); })
+      .def_prop_ro("schema", [](const Tabular& self) { return PySchema{self.schema()}; })
+      .def_prop_ro("columns", [](const Tabular& self) { return self.columns(); })
+      .def(
+          "column",
+          [](const Tabular& self, int64_t i) {
+            return self.column(checked_index(i, self.num_columns(), "column"));
+          },
+          "i"_a, docs.column_by_index)
+      .def(
+          "column", [](const Tabular& self, const std::string& name) { return self.column(name); },
+          "name"_a, docs.column_by_name)
+      .def("__len__", &Tabular::num_rows)
+      .def(
+          "slice",
+          [](const Tabular& self, int64_t offset, std::optional<int64_t> length) {
+            const auto [start, count] = slice_bounds(self.num_rows(), offset, length);
+            return self.slice(start, count);
+          },
+          "offset"_a = 0, "length"_a = nb::none())
+      .def(
+          "validate",
+          [](const Tabular& self, bool full) {
+            nb::gil_scoped_release unlocked;
+            if (full) {
+              self.validate_full();
+            } else {
+              self.validate();
+            }
+          },
+          "full"_a = false)
+      .def(
+          "equals",
+          [](const Tabular& self, const Tabular& other, bool check_metadata) {
+            nb::gil_scoped_release unlocked;
+            return self.equals(other, check_metadata);
+          },
+          "other"_a, "check_metadata"_a = false)
+      .def(
+          "__eq__",
+          [](const Tabular& self, const Tabular& other) {
+            nb::gil_scoped_release unlocked;
+            return self.equals(other);
+          },
+          nb::is_operator())
+      .def("__repr__",
+           [repr_header](const Tabular& self) { return repr_header + self.to_string(); })
+      .def("__arrow_c_schema__",
+           [](const Tabular& self) { return schema_capsule(*self.schema()); });
+  return binding;
+}
+
+/// The reader's next batch; raises StopIteration at the end of the stream.
+RecordBatch next_batch(PyRecordBatchReader& self) {
+  std::shared_ptr<RecordBatchReader> reader = live(self).reader;
+  std::optional<RecordBatch> batch;
+  {
+    nb::gil_scoped_release unlocked;
+    batch = reader->next();
+  }
+  if (!batch.has_value()) {
+    throw nb::stop_iteration();
+  }
+  return *batch;
+}
+
 }  // namespace
 
 std::unique_ptr<RecordBatchReader> record_batches_from(nb::handle object, const char* target) {
@@ -660,69 +747,12 @@ void bind_interchange(nb::module_& module) {
            kRequestedSchemaDoc)
               .c_str());
 
-  nb::class_<RecordBatch>(module, "RecordBatch",
-                          "Equal-length columns described by a schema. Construct one from any "
-                          "object exposing ``__arrow_c_array__`` (a struct array, zero-copy) or "
-                          "``__arrow_c_stream__`` (batches are combined into one).")
-      .def(
-          "__init__",
-          [](RecordBatch* self, nb::handle object) {
-            new (self) RecordBatch(record_batch_from(object));
-          },
-          "source"_a)
-      .def_prop_ro("num_rows", &RecordBatch::num_rows)
-      .def_prop_ro("num_columns", &RecordBatch::num_columns)
-      .def_prop_ro("column_names",
-                   [](const RecordBatch& self) { return column_names(*self.schema()); })
-      .def_prop_ro("schema", [](const RecordBatch& self) { return PySchema{self.schema()}; })
-      .def_prop_ro("columns", [](const RecordBatch& self) { return self.columns(); })
-      .def(
-          "column",
-          [](const RecordBatch& self, int64_t i) {
-            return self.column(checked_index(i, self.num_columns(), "column"));
-          },
-          "i"_a, "Column ``i`` (negative indices count from the end).")
-      .def(
-          "column",
-          [](const RecordBatch& self, const std::string& name) { return self.column(name); },
-          "name"_a, "The column named exactly ``name``.")
-      .def("__len__", &RecordBatch::num_rows)
-      .def(
-          "slice",
-          [](const RecordBatch& self, int64_t offset, std::optional<int64_t> length) {
-            const auto [start, count] = slice_bounds(self.num_rows(), offset, length);
-            return self.slice(start, count);
-          },
-          "offset"_a = 0, "length"_a = nb::none())
-      .def(
-          "validate",
-          [](const RecordBatch& self, bool full) {
-            nb::gil_scoped_release unlocked;
-            if (full) {
-              self.validate_full();
-            } else {
-              self.validate();
-            }
-          },
-          "full"_a = false)
-      .def(
-          "equals",
-          [](const RecordBatch& self, const RecordBatch& other, bool check_metadata) {
-            nb::gil_scoped_release unlocked;
-            return self.equals(other, check_metadata);
-          },
-          "other"_a, "check_metadata"_a = false)
-      .def(
-          "__eq__",
-          [](const RecordBatch& self, const RecordBatch& other) {
-            nb::gil_scoped_release unlocked;
-            return self.equals(other);
-          },
-          nb::is_operator())
-      .def("__repr__",
-           [](const RecordBatch& self) { return "bowstring.RecordBatch\n" + self.to_string(); })
-      .def("__arrow_c_schema__",
-           [](const RecordBatch& self) { return schema_capsule(*self.schema()); })
+  bind_tabular<RecordBatch>(
+      module, "RecordBatch", record_batch_from,
+      {"Equal-length columns described by a schema. Construct one from any object exposing "
+       "``__arrow_c_array__`` (a struct array, zero-copy) or ``__arrow_c_stream__`` (batches "
+       "are combined into one).",
+       "Column ``i`` (negative indices count from the end).", "The column named exactly ``name``."})
       .def(
           "__arrow_c_array__",
           [](const RecordBatch& self, nb::handle requested_schema) {
@@ -743,35 +773,13 @@ void bind_interchange(nb::module_& module) {
           "requested_schema"_a = nb::none(),
           "Exports the batch as a one-batch PyCapsule stream (ArrowArrayStream).");
 
-  nb::class_<Table>(module, "Table",
-                    "Columns of equal length, each made of chunks. Construct one from any object "
-                    "exposing ``__arrow_c_stream__`` (a pyarrow Table or RecordBatchReader, for "
-                    "one; the stream is read to its end) or ``__arrow_c_array__``, zero-copy.")
-      .def(
-          "__init__", [](Table* self, nb::handle object) { new (self) Table(table_from(object)); },
-          "source"_a)
-      .def_prop_ro("num_rows", &Table::num_rows)
-      .def_prop_ro("num_columns", &Table::num_columns)
-      .def_prop_ro("column_names", [](const Table& self) { return column_names(*self.schema()); })
-      .def_prop_ro("schema", [](const Table& self) { return PySchema{self.schema()}; })
-      .def_prop_ro("columns", [](const Table& self) { return self.columns(); })
-      .def(
-          "column",
-          [](const Table& self, int64_t i) {
-            return self.column(checked_index(i, self.num_columns(), "column"));
-          },
-          "i"_a, "Column ``i`` as a ChunkedArray (negative indices count from the end).")
-      .def(
-          "column", [](const Table& self, const std::string& name) { return self.column(name); },
-          "name"_a, "The column named exactly ``name``, as a ChunkedArray.")
-      .def("__len__", &Table::num_rows)
-      .def(
-          "slice",
-          [](const Table& self, int64_t offset, std::optional<int64_t> length) {
-            const auto [start, count] = slice_bounds(self.num_rows(), offset, length);
-            return self.slice(start, count);
-          },
-          "offset"_a = 0, "length"_a = nb::none())
+  bind_tabular<Table>(
+      module, "Table", table_from,
+      {"Columns of equal length, each made of chunks. Construct one from any object exposing "
+       "``__arrow_c_stream__`` (a pyarrow Table or RecordBatchReader, for one; the stream is "
+       "read to its end) or ``__arrow_c_array__``, zero-copy.",
+       "Column ``i`` as a ChunkedArray (negative indices count from the end).",
+       "The column named exactly ``name``, as a ChunkedArray."})
       .def(
           "to_batches",
           [](const Table& self, std::optional<int64_t> max_chunksize) {
@@ -793,33 +801,6 @@ void bind_interchange(nb::module_& module) {
             return self.combine_chunks();
           },
           "The table with every column in at most one chunk.")
-      .def(
-          "validate",
-          [](const Table& self, bool full) {
-            nb::gil_scoped_release unlocked;
-            if (full) {
-              self.validate_full();
-            } else {
-              self.validate();
-            }
-          },
-          "full"_a = false)
-      .def(
-          "equals",
-          [](const Table& self, const Table& other, bool check_metadata) {
-            nb::gil_scoped_release unlocked;
-            return self.equals(other, check_metadata);
-          },
-          "other"_a, "check_metadata"_a = false)
-      .def(
-          "__eq__",
-          [](const Table& self, const Table& other) {
-            nb::gil_scoped_release unlocked;
-            return self.equals(other);
-          },
-          nb::is_operator())
-      .def("__repr__", [](const Table& self) { return "bowstring.Table\n" + self.to_string(); })
-      .def("__arrow_c_schema__", [](const Table& self) { return schema_capsule(*self.schema()); })
       .def(
           "__arrow_c_stream__",
           [](const Table& self, nb::handle requested_schema) {
@@ -850,21 +831,8 @@ void bind_interchange(nb::module_& module) {
       .def_prop_ro(
           "closed", [](const PyRecordBatchReader& self) { return self.reader == nullptr; },
           "Whether the reader was handed over through ``__arrow_c_stream__``.")
-      .def(
-          "read_next_batch",
-          [](PyRecordBatchReader& self) {
-            std::shared_ptr<RecordBatchReader> reader = live(self).reader;
-            std::optional<RecordBatch> batch;
-            {
-              nb::gil_scoped_release unlocked;
-              batch = reader->next();
-            }
-            if (!batch.has_value()) {
-              throw nb::stop_iteration();
-            }
-            return *batch;
-          },
-          "The next batch; raises StopIteration at the end of the stream.")
+      .def("read_next_batch", &next_batch,
+           "The next batch; raises StopIteration at the end of the stream.")
       .def(
           "read_all",
           [](PyRecordBatchReader& self) {
@@ -873,19 +841,7 @@ void bind_interchange(nb::module_& module) {
           },
           "Every remaining batch, as a Table.")
       .def("__iter__", [](nb::object self) { return self; })
-      .def("__next__",
-           [](PyRecordBatchReader& self) {
-             std::shared_ptr<RecordBatchReader> reader = live(self).reader;
-             std::optional<RecordBatch> batch;
-             {
-               nb::gil_scoped_release unlocked;
-               batch = reader->next();
-             }
-             if (!batch.has_value()) {
-               throw nb::stop_iteration();
-             }
-             return *batch;
-           })
+      .def("__next__", &next_batch)
       .def("__repr__",
            [](const PyRecordBatchReader& self) {
              return self.reader == nullptr

@@ -118,6 +118,17 @@ def sample_table(type_: pa.DataType, rng: np.random.Generator, *, one_dictionary
     return pa.Table.from_batches(batches, schema=schema)
 
 
+def every_format_and_compression(
+    type_: pa.DataType, rng: np.random.Generator
+) -> Iterator[tuple[str, str | None, pa.Table]]:
+    """(format, compression, sample table) for every format and compression: one table per
+    format, whose dictionaries a file may hold (see `sample_table`)."""
+    for format_ in FORMATS:
+        table = sample_table(type_, rng, one_dictionary=format_ == "file")
+        for compression in COMPRESSIONS:
+            yield format_, compression, table
+
+
 @functools.lru_cache(maxsize=None)
 def wide_table(rows: int = 5_000) -> pa.Table:
     """A table of common types, big enough for its buffers to be told apart (immutable, so
@@ -171,14 +182,12 @@ def assert_buffers_inside(table: pa.Table, start: int, size: int) -> None:
 def test_bowstring_reads_every_type_pyarrow_writes(
     type_: pa.DataType, rng: np.random.Generator
 ) -> None:
-    for format_ in FORMATS:
-        table = sample_table(type_, rng, one_dictionary=format_ == "file")
-        for compression in COMPRESSIONS:
-            data = pyarrow_bytes(table, format_, compression)
-            result = READERS[format_](data)
-            assert result.num_rows == table.num_rows
-            assert_same_table(result, pyarrow_read(data, format_))
-            assert_same_table(result, table)
+    for format_, compression, table in every_format_and_compression(type_, rng):
+        data = pyarrow_bytes(table, format_, compression)
+        result = READERS[format_](data)
+        assert result.num_rows == table.num_rows
+        assert_same_table(result, pyarrow_read(data, format_))
+        assert_same_table(result, table)
 
 
 @pytest.mark.parametrize("type_", EVERY_TYPE, ids=str)
@@ -202,19 +211,17 @@ def test_bowstring_reads_older_metadata_and_framing(
 def test_pyarrow_reads_every_type_bowstring_writes(
     type_: pa.DataType, rng: np.random.Generator
 ) -> None:
-    for format_ in FORMATS:
-        table = sample_table(type_, rng, one_dictionary=format_ == "file")
-        for compression in COMPRESSIONS:
-            data = bowstring_bytes(table, format_, compression)
-            reader = pyarrow_reader(data, format_)
-            back = reader.read_all()
-            back.validate(full=True)
-            assert back.schema.equals(table.schema, check_metadata=True)
-            assert back.equals(table, check_metadata=True)
-            # Zero-length batches are written, not skipped.
-            assert [len(b) for b in back.to_batches()] == [len(b) for b in table.to_batches()]
-            # Bowstring reads its own output back.
-            assert_same_table(READERS[format_](data), table)
+    for format_, compression, table in every_format_and_compression(type_, rng):
+        data = bowstring_bytes(table, format_, compression)
+        reader = pyarrow_reader(data, format_)
+        back = reader.read_all()
+        back.validate(full=True)
+        assert back.schema.equals(table.schema, check_metadata=True)
+        assert back.equals(table, check_metadata=True)
+        # Zero-length batches are written, not skipped.
+        assert [len(b) for b in back.to_batches()] == [len(b) for b in table.to_batches()]
+        # Bowstring reads its own output back.
+        assert_same_table(READERS[format_](data), table)
 
 
 def test_nothing_stays_allocated_after_every_type_both_ways(

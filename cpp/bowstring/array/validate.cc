@@ -63,17 +63,6 @@ int64_t bytes_needed(int64_t count, int64_t width) {
 /// Bytes of a bitmap of `bits` bits; unlike `bit_util::bytes_for_bits`, exact up to INT64_MAX.
 int64_t bitmap_bytes(int64_t bits) { return bits / 8 + (bits % 8 != 0 ? 1 : 0); }
 
-int64_t run_end_at(const ArrayData& run_ends, int64_t i) {
-  switch (run_ends.type->id()) {
-    case TypeId::kInt16:
-      return run_ends.values<int16_t>(1)[i];
-    case TypeId::kInt32:
-      return run_ends.values<int32_t>(1)[i];
-    default:
-      return run_ends.values<int64_t>(1)[i];
-  }
-}
-
 class Validator {
  public:
   Validator(bool full, DictionaryCheck dictionaries) : full_(full), dictionaries_(dictionaries) {}
@@ -747,5 +736,16 @@ void validate_full(const ArrayData& data, DictionaryCheck dictionaries) {
 void Array::validate() const { bowstring::validate(*data_); }
 
 void Array::validate_full() const { bowstring::validate_full(*data_); }
+
+int64_t run_end_at(const ArrayData& run_ends, int64_t i) {
+  switch (run_ends.type->id()) {
+    case TypeId::kInt16:
+      return run_ends.values<int16_t>(1)[i];
+    case TypeId::kInt32:
+      return run_ends.values<int32_t>(1)[i];
+    default:
+      return run_ends.values<int64_t>(1)[i];
+  }
+}
 
 }  // namespace bowstring

@@ -72,4 +72,8 @@ void validate(const ArrayData& data, DictionaryCheck dictionaries = DictionaryCh
 /// (offsets of binary and list arrays are checked for every slot, null or not).
 void validate_full(const ArrayData& data, DictionaryCheck dictionaries = DictionaryCheck::kValues);
 
+/// Run end `i` of `run_ends`, the int16, int32 or int64 run ends child of a run-end encoded
+/// array that passed `validate` (so that `i` below its length is in bounds).
+int64_t run_end_at(const ArrayData& run_ends, int64_t i);
+
 }  // namespace bowstring

@@ -384,17 +384,6 @@ class BodyEncoder {
     encode(*values.slice(first_run, runs));
   }
 
-  static int64_t run_end_at(const ArrayData& run_ends, int64_t i) {
-    switch (run_ends.type->id()) {
-      case TypeId::kInt16:
-        return run_ends.values<int16_t>(1)[i];
-      case TypeId::kInt32:
-        return run_ends.values<int32_t>(1)[i];
-      default:
-        return run_ends.values<int64_t>(1)[i];
-    }
-  }
-
   /// The first index in [0, count) for which `before` is false (`before` true, then false).
   template <typename Predicate>
   static int64_t partition_point(int64_t count, Predicate before) {

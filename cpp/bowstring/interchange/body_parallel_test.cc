@@ -13,12 +13,14 @@
 #include "bowstring/array/builder_binary.h"
 #include "bowstring/array/builder_primitive.h"
 #include "bowstring/interchange/body.h"
+#include "bowstring/testing/ipc_testing.h"
 #include "bowstring/testing/test_util.h"
 #include "bowstring/util/error.h"
 
 namespace bowstring::ipc {
 namespace {
 
+using testing::flatten;
 using ::testing::HasSubstr;
 
 /// Four columns of about 1.6 MB each, compressible, with nulls.
@@ -41,17 +43,6 @@ RecordBatch large_batch() {
   return RecordBatch(
       schema({field("i", int64()), field("d", float64()), field("s", utf8()), field("k", int32())}),
       {ints.finish(), doubles.finish(), strings.finish(), small.finish()});
-}
-
-/// The body's buffers laid out as one contiguous body, as a writer sends it.
-std::shared_ptr<Buffer> flatten(const EncodedBody& body) {
-  MutableBuffer bytes(body.body_length, default_allocator());
-  std::memset(bytes.mutable_data(), 0, static_cast<size_t>(body.body_length));
-  for (size_t i = 0; i < body.buffers.size(); ++i) {
-    std::memcpy(bytes.mutable_data() + body.header.buffers[i].offset, body.buffers[i]->data(),
-                static_cast<size_t>(body.buffers[i]->size()));
-  }
-  return bytes.finish();
 }
 
 RecordBatch decode(const RecordBatch& batch, const EncodedBody& encoded,

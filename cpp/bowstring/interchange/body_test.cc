@@ -16,12 +16,14 @@
 #include "bowstring/memory/buffer_builder.h"
 #include "bowstring/testing/array_data_testing.h"
 #include "bowstring/testing/array_testing.h"
+#include "bowstring/testing/ipc_testing.h"
 #include "bowstring/testing/test_util.h"
 #include "bowstring/util/error.h"
 
 namespace bowstring::ipc {
 namespace {
 
+using testing::batch_of;
 using testing::error_message;
 using ::testing::HasSubstr;
 
@@ -131,17 +133,6 @@ RecordBatch decode_batch(const SchemaPtr& schema, const EncodedBatch& encoded,
   }
   return decode_record_batch(schema, encoded.batch.header, encoded.batch.body, memo, options,
                              "record batch");
-}
-
-RecordBatch batch_of(const std::vector<std::pair<std::string, Array>>& columns) {
-  FieldVector fields;
-  std::vector<Array> arrays;
-  for (const auto& [name, array] : columns) {
-    fields.push_back(field(name, array.type()));
-    arrays.push_back(array);
-  }
-  const int64_t rows = arrays.empty() ? 0 : arrays[0].length();
-  return RecordBatch(schema(fields), rows, arrays);
 }
 
 RecordBatch round_trip(const RecordBatch& batch, const WriteOptions& write_options = {},
@@ -982,16 +973,11 @@ TEST(MalformedBodies, FlippedBodyBytes) {
     const RecordBatch batch = batch_of({{"c", array}});
     const EncodedBatch encoded = encode_batch(batch);
     const Buffer& body = *encoded.batch.body;
-    for (int64_t i = 0; i < body.size(); ++i) {
-      for (const uint8_t mask : {uint8_t{0x01}, uint8_t{0x80}, uint8_t{0xFF}}) {
-        BufferBuilder copy;
-        copy.append(body.data(), body.size());
-        copy.mutable_data()[i] ^= mask;
-        EncodedBatch changed = encoded;
-        changed.batch.body = copy.finish();
-        decode_or_refuse(batch, changed);
-      }
-    }
+    testing::for_each_flipped_byte(body, [&](std::shared_ptr<Buffer> flipped) {
+      EncodedBatch changed = encoded;
+      changed.batch.body = std::move(flipped);
+      decode_or_refuse(batch, changed);
+    });
   }
 }
 

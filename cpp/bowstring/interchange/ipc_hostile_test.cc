@@ -20,12 +20,14 @@
 #include "bowstring/memory/allocator.h"
 #include "bowstring/table/table.h"
 #include "bowstring/testing/array_data_testing.h"
+#include "bowstring/testing/ipc_testing.h"
 #include "bowstring/testing/test_util.h"
 #include "bowstring/util/error.h"
 
 namespace bowstring::ipc {
 namespace {
 
+using testing::flatten;
 using ::testing::HasSubstr;
 
 /// A compressed buffer as a body stores it: the uncompressed length, then one frame.
@@ -39,17 +41,6 @@ std::string compressed_frame(Compression compression, const std::vector<uint8_t>
   std::string stored(reinterpret_cast<const char*>(&length), sizeof(length));
   stored.append(reinterpret_cast<const char*>(frame.data()), static_cast<size_t>(size));
   return stored;
-}
-
-/// The body's buffers laid out as one contiguous body, as a writer sends it.
-std::shared_ptr<Buffer> flatten(const EncodedBody& body) {
-  MutableBuffer bytes(body.body_length, default_allocator());
-  std::memset(bytes.mutable_data(), 0, static_cast<size_t>(body.body_length));
-  for (size_t i = 0; i < body.buffers.size(); ++i) {
-    std::memcpy(bytes.mutable_data() + body.header.buffers[i].offset, body.buffers[i]->data(),
-                static_cast<size_t>(body.buffers[i]->size()));
-  }
-  return bytes.finish();
 }
 
 // --- decompression bombs --------------------------------------------------------------------

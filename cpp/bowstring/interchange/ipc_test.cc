@@ -23,12 +23,14 @@
 #include "bowstring/table/table.h"
 #include "bowstring/testing/array_data_testing.h"
 #include "bowstring/testing/array_testing.h"
+#include "bowstring/testing/ipc_testing.h"
 #include "bowstring/testing/test_util.h"
 #include "bowstring/util/error.h"
 
 namespace bowstring::ipc {
 namespace {
 
+using testing::batch_of;
 using testing::error_message;
 using ::testing::HasSubstr;
 
@@ -47,38 +49,27 @@ Table table_of(const std::vector<RecordBatch>& batches) {
   return Table::from_batches(batches[0].schema(), batches);
 }
 
-RecordBatch batch_of(const std::vector<std::pair<std::string, Array>>& columns,
-                     Metadata metadata = {}) {
-  FieldVector fields;
-  std::vector<Array> arrays;
-  for (const auto& [name, array] : columns) {
-    fields.push_back(field(name, array.type()));
-    arrays.push_back(array);
+/// The bytes `Writer` (StreamWriter or FileWriter) produces for `batches`.
+template <typename Writer>
+std::shared_ptr<Buffer> written_by(const std::vector<RecordBatch>& batches,
+                                   const WriteOptions& options) {
+  auto sink = std::make_shared<BufferOutputStream>();
+  Writer writer(sink, batches[0].schema(), options);
+  for (const RecordBatch& batch : batches) {
+    writer.write(batch);
   }
-  const int64_t rows = arrays.empty() ? 0 : arrays[0].length();
-  return RecordBatch(schema(fields, std::move(metadata)), rows, arrays);
+  writer.close();
+  return sink->finish();
 }
 
 std::shared_ptr<Buffer> stream_of(const std::vector<RecordBatch>& batches,
                                   const WriteOptions& options = {}) {
-  auto sink = std::make_shared<BufferOutputStream>();
-  StreamWriter writer(sink, batches[0].schema(), options);
-  for (const RecordBatch& batch : batches) {
-    writer.write(batch);
-  }
-  writer.close();
-  return sink->finish();
+  return written_by<StreamWriter>(batches, options);
 }
 
 std::shared_ptr<Buffer> file_of(const std::vector<RecordBatch>& batches,
                                 const WriteOptions& options = {}) {
-  auto sink = std::make_shared<BufferOutputStream>();
-  FileWriter writer(sink, batches[0].schema(), options);
-  for (const RecordBatch& batch : batches) {
-    writer.write(batch);
-  }
-  writer.close();
-  return sink->finish();
+  return written_by<FileWriter>(batches, options);
 }
 
 std::vector<RecordBatch> read_stream_batches(const std::shared_ptr<Buffer>& data,
@@ -598,11 +589,13 @@ std::vector<RecordBatch> small_batches() {
   return {first, second};
 }
 
-/// The batches read from `data` as a stream, or nullopt for a FormatError. Batches that are
-/// read must be valid and printable.
-std::optional<std::vector<RecordBatch>> try_read_stream(const std::shared_ptr<Buffer>& data) {
+/// The batches `read` (read_stream_batches or read_file_batches) gets from `data`, or nullopt
+/// for a FormatError. Batches that are read must be valid and printable.
+std::optional<std::vector<RecordBatch>> try_read(
+    std::vector<RecordBatch> (*read)(const std::shared_ptr<Buffer>&, const ReadOptions&),
+    const std::shared_ptr<Buffer>& data) {
   try {
-    std::vector<RecordBatch> batches = read_stream_batches(data);
+    std::vector<RecordBatch> batches = read(data, {});
     for (const RecordBatch& batch : batches) {
       batch.validate_full();
       EXPECT_FALSE(batch.to_string().empty());
@@ -613,17 +606,12 @@ std::optional<std::vector<RecordBatch>> try_read_stream(const std::shared_ptr<Bu
   }
 }
 
+std::optional<std::vector<RecordBatch>> try_read_stream(const std::shared_ptr<Buffer>& data) {
+  return try_read(read_stream_batches, data);
+}
+
 std::optional<std::vector<RecordBatch>> try_read_file(const std::shared_ptr<Buffer>& data) {
-  try {
-    std::vector<RecordBatch> batches = read_file_batches(data);
-    for (const RecordBatch& batch : batches) {
-      batch.validate_full();
-      EXPECT_FALSE(batch.to_string().empty());
-    }
-    return batches;
-  } catch (const FormatError&) {
-    return std::nullopt;
-  }
+  return try_read(read_file_batches, data);
 }
 
 std::shared_ptr<Buffer> copy_of(const Buffer& data, int64_t size) {
@@ -694,27 +682,13 @@ TEST(IpcMalformed, FlippedBytesInStreams) {
   for (const Compression compression : kCompressions) {
     SCOPED_TRACE(std::string(compression_name(compression)));
     const std::shared_ptr<Buffer> stream = stream_of(small_batches(), compressed(compression));
-    for (int64_t i = 0; i < stream->size(); ++i) {
-      for (const uint8_t mask : {uint8_t{0x01}, uint8_t{0x80}, uint8_t{0xFF}}) {
-        BufferBuilder copy;
-        copy.append(stream->data(), stream->size());
-        copy.mutable_data()[i] ^= mask;
-        try_read_stream(copy.finish());
-      }
-    }
+    testing::for_each_flipped_byte(*stream, try_read_stream);
   }
 }
 
 TEST(IpcMalformed, FlippedBytesInFiles) {
   const std::shared_ptr<Buffer> file = file_of(small_batches(), compressed(Compression::kZstd));
-  for (int64_t i = 0; i < file->size(); ++i) {
-    for (const uint8_t mask : {uint8_t{0x01}, uint8_t{0x80}, uint8_t{0xFF}}) {
-      BufferBuilder copy;
-      copy.append(file->data(), file->size());
-      copy.mutable_data()[i] ^= mask;
-      try_read_file(copy.finish());
-    }
-  }
+  testing::for_each_flipped_byte(*file, try_read_file);
 }
 
 TEST(IpcMalformed, HugeClaimedLengths) {
