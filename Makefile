@@ -83,10 +83,10 @@ sanitize: setup
 
 # libFuzzer with ASan and UBSan, built by clang into build-fuzz/ (the library and fuzz/ only).
 # Each fuzz/<name>_fuzzer.cc runs for FUZZ_SECONDS on the corpus build-fuzz/corpus/<name>, which
-# keeps what earlier runs found and is first topped up with the files in fuzz/seeds/<name>/ (if
-# that directory exists) and with what build-fuzz/fuzz/<name>_seeds writes into it (if
-# fuzz/<name>_seeds.cc exists: a program taking the corpus directory, for seeds such as our own
-# IPC streams). A libFuzzer dictionary fuzz/<name>.dict is used when present. Adding a fuzzer is
+# keeps what earlier runs found and is first topped up with the files in fuzz/seeds/<name>/, in
+# fuzz/regressions/<name>/ (inputs that once found a bug, also replayed by the C++ tests) and
+# with what build-fuzz/fuzz/<name>_seeds writes into it (if fuzz/<name>_seeds.cc exists: a
+# program taking the corpus directory, for seeds such as our own IPC streams). A libFuzzer dictionary fuzz/<name>.dict is used when present. Adding a fuzzer is
 # adding those files. FUZZERS picks some (`make fuzz FUZZERS=codec`), FUZZ_FLAGS passes more
 # libFuzzer flags. Any crash, sanitizer report, leak, input slower than FUZZ_TIMEOUT seconds or
 # allocation past libFuzzer's limit fails the target and leaves the input in
@@ -107,6 +107,7 @@ fuzz: setup
 	  stamp=$(FUZZ_BUILD)/crashes/.$$name.started; \
 	  mkdir -p $$corpus $$crashes && touch $$stamp || exit 1; \
 	  if [ -d fuzz/seeds/$$name ]; then cp fuzz/seeds/$$name/* $$corpus/ || exit 1; fi; \
+	  if [ -d fuzz/regressions/$$name ]; then cp fuzz/regressions/$$name/* $$corpus/ || exit 1; fi; \
 	  if [ -x $(FUZZ_BUILD)/fuzz/$${name}_seeds ]; then $(FUZZ_BUILD)/fuzz/$${name}_seeds $$corpus || exit 1; fi; \
 	  dict=""; if [ -f fuzz/$$name.dict ]; then dict=-dict=fuzz/$$name.dict; fi; \
 	  echo "== fuzzing $$name for $(FUZZ_SECONDS) s"; \

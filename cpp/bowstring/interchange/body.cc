@@ -821,7 +821,8 @@ class BodyDecoder {
       end_of_previous = range.offset + range.length;
       const int64_t length = read_int64_le(body_->data() + range.offset);
       if (length > 0 && length <= options_.max_decompressed_size) {
-        claimed = std::min(claimed + length, kMaxBufferSize);
+        // Saturating: the claims are untrusted and their sum may overflow.
+        claimed = length >= kMaxBufferSize - claimed ? kMaxBufferSize : claimed + length;
       }
     }
     const int threads = codec_threads(options_.decompression_threads, claimed);
