@@ -46,7 +46,9 @@ struct FieldPath {
     path.reserve(size);
     for (size_t i = names.size(); i-- > 0;) {
       path.append(names[i]);
-      if (i > 0) path.push_back('.');
+      if (i > 0) {
+        path.push_back('.');
+      }
     }
     return path;
   }
@@ -445,7 +447,7 @@ std::shared_ptr<const Buffer> compress_buffer(Codec& codec, const Buffer& buffer
 
 /// Threads worth using for `bytes` of codec work: one per `kParallelCodecBytes`, at most
 /// `requested` (0: one per core).
-constexpr int64_t kParallelCodecBytes = 512 * 1024;
+constexpr int64_t kParallelCodecBytes = int64_t{512} * 1024;
 int codec_threads(int requested, int64_t bytes) {
   const int64_t limit = requested > 0 ? requested : hardware_threads();
   return static_cast<int>(std::clamp<int64_t>(bytes / kParallelCodecBytes, 1, limit));
@@ -456,17 +458,25 @@ int codec_threads(int requested, int64_t bytes) {
 void compress_buffers(std::vector<std::shared_ptr<const Buffer>>& buffers,
                       const WriteOptions& options) {
   int64_t bytes = 0;
-  for (const std::shared_ptr<const Buffer>& buffer : buffers) bytes += buffer->size();
+  for (const std::shared_ptr<const Buffer>& buffer : buffers) {
+    bytes += buffer->size();
+  }
   const int threads = codec_threads(options.compression_threads, bytes);
   std::vector<std::unique_ptr<Codec>> codecs(static_cast<size_t>(threads));
   std::vector<MutableBuffer> scratch;
   scratch.reserve(static_cast<size_t>(threads));
-  for (int i = 0; i < threads; ++i) scratch.emplace_back(options.allocator);
+  for (int i = 0; i < threads; ++i) {
+    scratch.emplace_back(options.allocator);
+  }
   parallel_for(static_cast<int64_t>(buffers.size()), threads, [&](int64_t i, int worker) {
     std::shared_ptr<const Buffer>& buffer = buffers[static_cast<size_t>(i)];
-    if (buffer->size() == 0) return;
+    if (buffer->size() == 0) {
+      return;
+    }
     std::unique_ptr<Codec>& codec = codecs[static_cast<size_t>(worker)];
-    if (codec == nullptr) codec = Codec::make(options.compression, options.compression_level);
+    if (codec == nullptr) {
+      codec = Codec::make(options.compression, options.compression_level);
+    }
     buffer =
         compress_buffer(*codec, *buffer, scratch[static_cast<size_t>(worker)], options.allocator);
   });
@@ -507,7 +517,9 @@ struct BufferDemand {
 /// nested too deep to count; the walk reports that.
 bool add_buffer_demand(const DataType& type, MetadataVersion version, int depth,
                        BufferDemand& demand) {
-  if (depth > kMaxNestingDepth) return false;
+  if (depth > kMaxNestingDepth) {
+    return false;
+  }
   const DataType& storage = storage_of(type);
   const auto layout_size = static_cast<int64_t>(storage.layout().size());
   switch (storage.id()) {
@@ -523,10 +535,16 @@ bool add_buffer_demand(const DataType& type, MetadataVersion version, int depth,
       demand.buffers += layout_size;
       break;
   }
-  if (is_view_type(storage.id())) ++demand.view_fields;
-  if (storage.id() == TypeId::kDictionary) return true;
+  if (is_view_type(storage.id())) {
+    ++demand.view_fields;
+  }
+  if (storage.id() == TypeId::kDictionary) {
+    return true;
+  }
   for (const FieldPtr& child : storage.fields()) {
-    if (!add_buffer_demand(*child->type(), version, depth + 1, demand)) return false;
+    if (!add_buffer_demand(*child->type(), version, depth + 1, demand)) {
+      return false;
+    }
   }
   return true;
 }
@@ -555,7 +573,9 @@ class BodyDecoder {
     }
     if (header.compression != Compression::kNone) {
       codec_ = Codec::make(header.compression);
-      if (needed.has_value()) predecompress();
+      if (needed.has_value()) {
+        predecompress();
+      }
     }
   }
 
@@ -729,7 +749,9 @@ class BodyDecoder {
     }
     std::string problem;
     std::shared_ptr<Buffer> out = try_decompress(stored, *codec_, problem);
-    if (out == nullptr) fail_buffer(path, index, role, problem);
+    if (out == nullptr) {
+      fail_buffer(path, index, role, problem);
+    }
     return out;
   }
 
@@ -788,14 +810,20 @@ class BodyDecoder {
   std::optional<int64_t> buffers_needed(const std::vector<const DataType*>& fields) const {
     BufferDemand demand;
     for (const DataType* type : fields) {
-      if (!add_buffer_demand(*type, version_, 0, demand)) return std::nullopt;
+      if (!add_buffer_demand(*type, version_, 0, demand)) {
+        return std::nullopt;
+      }
     }
     const std::vector<int64_t>& counts = header_.variadic_buffer_counts;
-    if (demand.view_fields != static_cast<int64_t>(counts.size())) return std::nullopt;
+    if (demand.view_fields != static_cast<int64_t>(counts.size())) {
+      return std::nullopt;
+    }
     const auto listed = static_cast<int64_t>(header_.buffers.size());
     int64_t needed = demand.buffers;
     for (const int64_t count : counts) {
-      if (count < 0 || count > listed) return std::nullopt;
+      if (count < 0 || count > listed) {
+        return std::nullopt;
+      }
       needed += count;
     }
     return needed;
@@ -826,14 +854,18 @@ class BodyDecoder {
       }
     }
     const int threads = codec_threads(options_.decompression_threads, claimed);
-    if (threads <= 1) return;
+    if (threads <= 1) {
+      return;
+    }
     predecompressed_.resize(header_.buffers.size());
     std::vector<std::unique_ptr<Codec>> codecs(static_cast<size_t>(threads));
     parallel_for(static_cast<int64_t>(chosen.size()), threads, [&](int64_t i, int worker) {
       const size_t index = chosen[static_cast<size_t>(i)];
       const BufferRange range = header_.buffers[index];
       std::unique_ptr<Codec>& codec = codecs[static_cast<size_t>(worker)];
-      if (codec == nullptr) codec = Codec::make(header_.compression);
+      if (codec == nullptr) {
+        codec = Codec::make(header_.compression);
+      }
       std::string problem;
       predecompressed_[index] =
           try_decompress(*Buffer::slice(body_, range.offset, range.length), *codec, problem);
@@ -1035,7 +1067,9 @@ RecordBatch decode_record_batch(const SchemaPtr& schema, const RecordBatchHeader
   check_batch_length(header.length, what);
   std::vector<const DataType*> types;
   types.reserve(static_cast<size_t>(schema->num_fields()));
-  for (const FieldPtr& field : schema->fields()) types.push_back(field->type().get());
+  for (const FieldPtr& field : schema->fields()) {
+    types.push_back(field->type().get());
+  }
   BodyDecoder decoder(header, body, memo, options, what, version, types);
   std::vector<Array> columns;
   columns.reserve(static_cast<size_t>(schema->num_fields()));

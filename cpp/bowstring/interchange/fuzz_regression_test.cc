@@ -47,7 +47,9 @@ TEST(FuzzRegressions, StreamReader) {
     SCOPED_TRACE(input.filename().string());
     try {
       auto reader = StreamReader::open(std::make_shared<BufferInputStream>(contents(input)));
-      while (std::optional<RecordBatch> batch = reader->next()) use(*batch);
+      while (std::optional<RecordBatch> batch = reader->next()) {
+        use(*batch);
+      }
     } catch (const FormatError&) {
     }
   }
@@ -60,7 +62,9 @@ TEST(FuzzRegressions, FileReader) {
     SCOPED_TRACE(input.filename().string());
     try {
       auto reader = FileReader::open(std::make_shared<BufferSource>(contents(input)));
-      for (int i = 0; i < reader->num_record_batches(); ++i) use(reader->record_batch(i));
+      for (int i = 0; i < reader->num_record_batches(); ++i) {
+        use(reader->record_batch(i));
+      }
     } catch (const FormatError&) {
     }
   }

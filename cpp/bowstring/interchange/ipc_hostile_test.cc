@@ -105,7 +105,9 @@ TEST(HostileIpc, AliasedBuffersTheSchemaTakesAreDecompressedAsUsed) {
 /// Parallel decompression takes buffers stored in any order, and aliases, back to the walk.
 TEST(HostileIpc, BuffersStoredOutOfOrderDecodeWithAnyThreads) {
   std::vector<std::optional<int64_t>> values;
-  for (int64_t i = 0; i < 300'000; ++i) values.push_back(i % 977);
+  for (int64_t i = 0; i < 300'000; ++i) {
+    values.push_back(i % 977);
+  }
   const Array column = testing::array_of<int64_t>(int64(), values);
   const SchemaPtr longs = schema({field("a", int64()), field("b", int64())});
   WriteOptions write;
@@ -173,7 +175,10 @@ class NestedDictionaries : public ::testing::Test {
 
   Array outer_values(int words, const std::vector<std::optional<int64_t>>& inner_indices) const {
     std::vector<std::optional<std::string>> strings;
-    for (int i = 0; i < words; ++i) strings.push_back(std::string("w") + std::to_string(i));
+    strings.reserve(words);
+    for (int i = 0; i < words; ++i) {
+      strings.push_back(std::string("w") + std::to_string(i));
+    }
     const Array inner = testing::dictionary_of(inner_, inner_indices, testing::strings(strings));
     return testing::struct_of(values_type_, static_cast<int64_t>(inner_indices.size()), {inner});
   }
@@ -181,7 +186,9 @@ class NestedDictionaries : public ::testing::Test {
   /// A batch using every outer value once.
   RecordBatch batch(int words, const std::vector<std::optional<int64_t>>& inner_indices) const {
     std::vector<std::optional<int64_t>> indices;
-    for (size_t i = 0; i < inner_indices.size(); ++i) indices.push_back(static_cast<int64_t>(i));
+    for (size_t i = 0; i < inner_indices.size(); ++i) {
+      indices.push_back(static_cast<int64_t>(i));
+    }
     return RecordBatch(
         schema_, static_cast<int64_t>(indices.size()),
         {testing::dictionary_of(outer_, indices, outer_values(words, inner_indices))});
@@ -249,7 +256,10 @@ TEST(HostileIpc, DeltasAreJoinedOnceWhenTheDictionaryIsUsed) {
   BudgetedAllocator budget(default_allocator(), 1 << 30, "delta budget");
   DictionaryMemo memo({{5, std::static_pointer_cast<const DictionaryType>(type)}});
   std::vector<std::optional<std::string>> words;
-  for (int i = 0; i < 10'000; ++i) words.push_back("word number " + std::to_string(i));
+  words.reserve(10'000);
+  for (int i = 0; i < 10'000; ++i) {
+    words.push_back("word number " + std::to_string(i));
+  }
   memo.set(5, testing::strings(words));
   for (int i = 0; i < 200; ++i) {
     words.push_back("delta " + std::to_string(i));

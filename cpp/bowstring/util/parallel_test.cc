@@ -15,9 +15,13 @@ TEST(ParallelFor, CallsEveryIndexOnceWithWorkersInRange) {
     std::atomic<bool> worker_out_of_range{false};
     parallel_for(1000, threads, [&](int64_t i, int worker) {
       ++calls[static_cast<size_t>(i)];
-      if (worker < 0 || worker >= std::max(threads, 1)) worker_out_of_range = true;
+      if (worker < 0 || worker >= std::max(threads, 1)) {
+        worker_out_of_range = true;
+      }
     });
-    for (const std::atomic<int>& count : calls) EXPECT_EQ(count.load(), 1);
+    for (const std::atomic<int>& count : calls) {
+      EXPECT_EQ(count.load(), 1);
+    }
     EXPECT_FALSE(worker_out_of_range);
   }
 }
