@@ -123,7 +123,28 @@ class Lz4FrameCodec final : public Codec {
       throw FormatError("lz4 frame data is empty: expected a frame decompressing to " +
                         std::to_string(out_size) + " bytes");
     }
+    if (decompressor_ == nullptr &&
+        LZ4F_isError(LZ4F_createDecompressionContext(&decompressor_, LZ4F_VERSION))) {
+      decompressor_ = nullptr;
+      throw OutOfMemory("cannot create an lz4 frame decompression context");
+    }
     LZ4F_resetDecompressionContext(decompressor_);
+    try {
+      decompress_frames(data, size, out, out_size);
+    } catch (...) {
+      // liblz4's reset leaves some state of a failed frame behind (the remaining content size
+      // of a header that declared one), which would fail the next, valid frame: start afresh.
+      LZ4F_freeDecompressionContext(decompressor_);
+      decompressor_ = nullptr;
+      if (LZ4F_isError(LZ4F_createDecompressionContext(&decompressor_, LZ4F_VERSION))) {
+        decompressor_ = nullptr;
+      }
+      throw;
+    }
+  }
+
+ private:
+  void decompress_frames(const uint8_t* data, int64_t size, uint8_t* out, int64_t out_size) {
     auto input_left = static_cast<size_t>(size);
     auto output_left = static_cast<size_t>(out_size);
     uint8_t overflow[64];
@@ -169,7 +190,6 @@ class Lz4FrameCodec final : public Codec {
     }
   }
 
- private:
   LZ4F_preferences_t preferences_{};
   LZ4F_dctx* decompressor_ = nullptr;
 };

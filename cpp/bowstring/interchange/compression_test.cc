@@ -307,5 +307,28 @@ TEST(CodecInterop, PyarrowFramesWithTheWrongSizeFail) {
   EXPECT_THROW(decompress(*zstd, from_hex(kPyarrowZstd), 265), FormatError);
 }
 
+// Found by the codec fuzzer: a failed frame whose header declared a content size used to leave
+// that size in liblz4's context after its reset, failing the next valid frame.
+TEST(Lz4FrameCodec, AFailedFrameDoesNotSpoilTheNextOne) {
+  const std::unique_ptr<Codec> codec = Codec::make(Compression::kLz4Frame);
+  // Frame magic, FLG 0x68 (content size present), BD 0x40, the content size, then a header
+  // checksum that does not match.
+  const std::vector<uint8_t> broken = {0x04, 0x22, 0x4d, 0x18, 0x68, 0x40, 0x82, 0x0b, 0x20,
+                                       0x00, 0x80, 0x68, 0x65, 0x50, 0x2a, 0x4d, 0xff, 0xff};
+  std::vector<uint8_t> big(1 << 20);
+  EXPECT_THROW(codec->decompress(broken.data(), static_cast<int64_t>(broken.size()), big.data(),
+                                 static_cast<int64_t>(big.size())),
+               FormatError);
+  const std::string text = "a valid frame after a broken one";
+  std::vector<uint8_t> frame(static_cast<size_t>(codec->max_compressed_size(text.size())));
+  const int64_t written = codec->compress(reinterpret_cast<const uint8_t*>(text.data()),
+                                          static_cast<int64_t>(text.size()), frame.data(),
+                                          static_cast<int64_t>(frame.size()));
+  std::string back(text.size(), '\0');
+  codec->decompress(frame.data(), written, reinterpret_cast<uint8_t*>(back.data()),
+                    static_cast<int64_t>(back.size()));
+  EXPECT_EQ(back, text);
+}
+
 }  // namespace
 }  // namespace bowstring
