@@ -92,6 +92,8 @@ int64_t receive_some(int socket, uint8_t* out, int64_t size, std::vector<UniqueF
     if (received < 0) {
       const int error = errno;
       if (error == EINTR) continue;
+      // A peer that closes with data unread by it resets the connection: it is gone all the same.
+      if (error == ECONNRESET) return 0;
       throw IoError("cannot read " + what + ": " + system_message(error));
     }
     for (cmsghdr* header = CMSG_FIRSTHDR(&message); header != nullptr;

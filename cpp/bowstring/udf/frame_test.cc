@@ -179,6 +179,14 @@ TEST(FrameTest, ClosedAtAFrameBoundary) {
   EXPECT_EQ(error_message<IoError>([&] { engine.read(); }), "worker 7 closed the connection");
 }
 
+TEST(FrameTest, APeerClosingWithUnreadDataClosedTheConnection) {
+  auto [engine, worker] = make_pair();
+  engine.write(FrameType::kCommand, "never read");
+  // Closing with unread data resets the connection (ECONNRESET rather than end of file).
+  { FrameSocket closing = std::move(worker); }
+  EXPECT_EQ(error_message<IoError>([&] { engine.read(); }), "worker 7 closed the connection");
+}
+
 TEST(FrameTest, ClosedInsideTheHeader) {
   auto [engine, worker] = make_pair();
   const auto raw = header(21, 0, 10);
