@@ -405,6 +405,8 @@ class RunReader final : public PythonRunReader {
     std::chrono::steady_clock::time_point deadline;
     bool killed = false;
     bool timed_out = false;
+    // Waiting for room in the result queue: the deadline moves on by the time waited.
+    bool paused = false;
   };
 
   // Registers a call for as long as it runs; a call that was killed loses its worker.
@@ -607,12 +609,24 @@ class RunReader final : public PythonRunReader {
 
   // Queues a result of partition `index`; while it is the partition `next()` reads, waits for
   // room. False when the call was stopped meanwhile.
-  bool deliver(int64_t index, const Call& call, RecordBatch batch) {
+  bool deliver(int64_t index, Call& call, RecordBatch batch) {
     std::unique_lock lock(mutex_);
     Partition& partition = partitions_.at(index);
-    changed_.wait(lock, [&] {
+    const auto has_room = [&] {
       return call.killed || index != current_ || partition.results.size() < kQueuedResults;
-    });
+    };
+    if (!has_room()) {
+      // Time spent waiting for the caller to take results does not count against the call's
+      // timeout: the function is not what is slow.
+      const auto start = std::chrono::steady_clock::now();
+      call.paused = true;
+      changed_.wait(lock, has_room);
+      call.paused = false;
+      if (call.deadline != std::chrono::steady_clock::time_point::max()) {
+        call.deadline += std::chrono::steady_clock::now() - start;
+      }
+      watchdog_wake_.notify_all();
+    }
     if (call.killed) {
       return false;
     }
@@ -710,7 +724,7 @@ class RunReader final : public PythonRunReader {
       const auto now = std::chrono::steady_clock::now();
       auto next_deadline = std::chrono::steady_clock::time_point::max();
       for (Call& call : calls_) {
-        if (call.killed) {
+        if (call.killed || call.paused) {
           continue;
         }
         if (call.deadline <= now) {

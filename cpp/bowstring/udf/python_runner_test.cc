@@ -427,6 +427,22 @@ def f(batches):
   EXPECT_TRUE(run(identity(), input).equals(input));
 }
 
+TEST_F(PythonRunnerTest, WaitingForTheCallerDoesNotCountAgainstTheTimeout) {
+  RunOptions options;
+  options.timeout = std::chrono::milliseconds(1500);
+  options.max_records_per_batch = 100;
+  const Table input = numbers_table(3000, 100);
+  const std::unique_ptr<PythonRunReader> reader =
+      run_python(pool(), identity(), reader_of(input), options);
+  // Taking the results takes twice the timeout; the worker needs far less.
+  std::vector<RecordBatch> batches;
+  while (std::optional<RecordBatch> batch = reader->next()) {
+    batches.push_back(std::move(*batch));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_TRUE(Table::from_batches(input.schema(), batches).equals(input));
+}
+
 const char* const kEndlessLoop = R"(
 def f(batches):
     for batch in batches:
