@@ -262,7 +262,7 @@ def f(batches):
     EXPECT_EQ(error.exception_type(), "ZeroDivisionError");
     EXPECT_EQ(error.message(), "division by zero");
     EXPECT_EQ(error.batch(), 0);
-    const std::string traceback = error.traceback();
+    const std::string& traceback = error.traceback();
     // The functions were defined by code run from a string, so their lines show no source.
     EXPECT_NE(traceback.find("line 7, in f"), std::string::npos) << traceback;
     EXPECT_NE(traceback.find("line 3, in divide"), std::string::npos) << traceback;
@@ -392,7 +392,8 @@ TEST_F(PythonRunnerTest, AWorkerBreakingTheProtocolIsAWorkerFailure) {
       {sending("FrameType.COMPLETE", "b'{}'"),
        "the engine killed it: it sent COMPLETE where a result batch or END_OF_DATA belongs"},
   };
-  for (const auto& [source, expected] : cases) {
+  for (const auto& [function_source, expected] : cases) {
+    const std::string& source = function_source;
     const std::string message = error_message<WorkerFailure>([&] {
       run(function(FunctionKind::kArrow, source, numbers(0, 0).schema()), numbers_table(10, 10));
     });
@@ -513,12 +514,14 @@ TEST_F(PythonRunnerTest, EmptyInputGivesNoResults) {
 TEST_F(PythonRunnerTest, SeveralRunsShareOnePool) {
   constexpr int kRuns = 3;
   std::vector<Table> inputs;
+  inputs.reserve(kRuns);
   std::vector<Table> outputs(kRuns, Table::from_batches(numbers(0, 0).schema(), {}));
   for (int i = 0; i < kRuns; ++i) {
     inputs.push_back(numbers_table(3000 + 1000 * i, 700));
   }
   const PythonFunction function = identity();
   std::vector<std::thread> threads;
+  threads.reserve(kRuns);
   std::vector<std::string> errors(kRuns);
   for (int i = 0; i < kRuns; ++i) {
     threads.emplace_back([&, i] {
