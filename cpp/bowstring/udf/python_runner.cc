@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
-#include <cstring>
 #include <deque>
 #include <exception>
 #include <list>
@@ -525,8 +524,8 @@ class RunReader final : public PythonRunReader {
       socket.write(FrameType::kCommand, command_);
       feed.emplace(socket, batches, options_);
       const RunMetrics metrics = read_results(index, worker, active.call());
-      // An iterator function may stop before its input ends: the writer stops early and the
-      // worker discards what it did not read, up to END_OF_DATA.
+      // The worker completes only after reading its input up to END_OF_DATA (it drops what the
+      // function left unread), so the writer is done; were it not, the rest is not sent.
       feed->stop();
       if (feed->join() != nullptr) {
         lease.discard();

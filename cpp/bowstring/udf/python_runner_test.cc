@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -479,12 +481,22 @@ TEST_F(PythonRunnerTest, CancellingFromAnotherThreadStopsAnEndlessLoop) {
 }
 
 TEST_F(PythonRunnerTest, DestroyingTheReaderStopsTheRun) {
+  const char* const announced_loop = R"(
+def f(batches):
+    for batch in batches:
+        print("looping on rows from", batch.column(0)[0].as_py(), flush=True)
+        while True:
+            pass
+        yield batch
+)";
   {
     RunOptions options;
     options.partition_rows = 10;
+    options.parallelism = 2;
     const std::unique_ptr<PythonRunReader> reader =
-        run_python(pool(), function(FunctionKind::kArrow, kEndlessLoop, numbers(0, 0).schema()),
+        run_python(pool(), function(FunctionKind::kArrow, announced_loop, numbers(0, 0).schema()),
                    reader_of(numbers_table(100, 10)), options);
+    ASSERT_TRUE(output_.wait_for("looping on rows from 10")) << output_.text();
   }
   {
     RunOptions options;
@@ -493,7 +505,30 @@ TEST_F(PythonRunnerTest, DestroyingTheReaderStopsTheRun) {
         run_python(pool(), identity(), reader_of(numbers_table(100000, 1000)), options);
     EXPECT_TRUE(reader->next().has_value());
   }
-  EXPECT_LE(pool()->stats().workers_alive, pool()->options().max_workers);
+  // Every lease came back: the pool hands out all its workers at once (a lease kept by a
+  // thread of either run would make this wait until the guard gives up).
+  CancellationToken give_up;
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool acquired = false;
+  std::thread guard([&] {
+    std::unique_lock lock(mutex);
+    if (!changed.wait_for(lock, std::chrono::seconds(60), [&] { return acquired; })) {
+      give_up.cancel();
+    }
+  });
+  {
+    std::vector<WorkerLease> leases;
+    for (int i = 0; i < pool()->options().max_workers; ++i) {
+      leases.push_back(pool()->acquire(give_up));
+    }
+  }
+  {
+    std::lock_guard lock(mutex);
+    acquired = true;
+  }
+  changed.notify_all();
+  guard.join();
   const Table input = numbers_table(300, 100);
   EXPECT_TRUE(run(identity(), input).equals(input));
 }
