@@ -134,7 +134,7 @@ class WorkerPool {
 
  private:
   friend class WorkerLease;
-  void release(std::shared_ptr<Worker> worker, bool discard);
+  void release(const std::shared_ptr<Worker>& worker, bool discard);
   class Impl;
   std::unique_ptr<Impl> impl_;
 };
