@@ -14,7 +14,9 @@ struct LineCollector::State {
 
   bool contains_locked(std::string_view text) const {
     for (const std::string& line : lines) {
-      if (line.find(text) != std::string::npos) return true;
+      if (line.find(text) != std::string::npos) {
+        return true;
+      }
     }
     return false;
   }
@@ -47,7 +49,9 @@ bool LineCollector::wait_for(std::string_view text, std::chrono::milliseconds ti
 
 std::string LineCollector::text() const {
   std::string text;
-  for (const std::string& line : lines()) text += line + "\n";
+  for (const std::string& line : lines()) {
+    text += line + "\n";
+  }
   return text;
 }
 
@@ -57,8 +61,12 @@ udf::PoolOptions python_pool_options(const LineCollector* output, const LineColl
   udf::PoolOptions options;
   options.python_executable = python_executable();
   options.environment["PYTHONPATH"] = source_tree_path("python").string();
-  if (output != nullptr) options.output_sink = output->sink();
-  if (log != nullptr) options.log_sink = log->sink();
+  if (output != nullptr) {
+    options.output_sink = output->sink();
+  }
+  if (log != nullptr) {
+    options.log_sink = log->sink();
+  }
   return options;
 }
 

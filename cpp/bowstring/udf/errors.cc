@@ -10,7 +10,9 @@ namespace {
 // worker found outside the user's code) the exception and message alone say what happened.
 std::string python_exception_text(const std::string& exception_type, const std::string& message,
                                   const std::string& traceback) {
-  if (!traceback.empty()) return traceback;
+  if (!traceback.empty()) {
+    return traceback;
+  }
   return message.empty() ? exception_type : exception_type + ": " + message;
 }
 

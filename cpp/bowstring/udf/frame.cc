@@ -57,22 +57,30 @@ bool carries_fd(FrameType type) {
 }
 
 void store_le32(uint8_t* out, uint32_t value) {
-  for (int i = 0; i < 4; ++i) out[i] = static_cast<uint8_t>(value >> (8 * i));
+  for (int i = 0; i < 4; ++i) {
+    out[i] = static_cast<uint8_t>(value >> (8 * i));
+  }
 }
 
 void store_le64(uint8_t* out, uint64_t value) {
-  for (int i = 0; i < 8; ++i) out[i] = static_cast<uint8_t>(value >> (8 * i));
+  for (int i = 0; i < 8; ++i) {
+    out[i] = static_cast<uint8_t>(value >> (8 * i));
+  }
 }
 
 uint32_t load_le32(const uint8_t* in) {
   uint32_t value = 0;
-  for (int i = 0; i < 4; ++i) value |= uint32_t{in[i]} << (8 * i);
+  for (int i = 0; i < 4; ++i) {
+    value |= uint32_t{in[i]} << (8 * i);
+  }
   return value;
 }
 
 uint64_t load_le64(const uint8_t* in) {
   uint64_t value = 0;
-  for (int i = 0; i < 8; ++i) value |= uint64_t{in[i]} << (8 * i);
+  for (int i = 0; i < 8; ++i) {
+    value |= uint64_t{in[i]} << (8 * i);
+  }
   return value;
 }
 
@@ -91,14 +99,20 @@ int64_t receive_some(int socket, uint8_t* out, int64_t size, std::vector<UniqueF
     const ssize_t received = ::recvmsg(socket, &message, MSG_CMSG_CLOEXEC);
     if (received < 0) {
       const int error = errno;
-      if (error == EINTR) continue;
+      if (error == EINTR) {
+        continue;
+      }
       // A peer that closes with data unread by it resets the connection: it is gone all the same.
-      if (error == ECONNRESET) return 0;
+      if (error == ECONNRESET) {
+        return 0;
+      }
       throw IoError("cannot read " + what + ": " + system_message(error));
     }
     for (cmsghdr* header = CMSG_FIRSTHDR(&message); header != nullptr;
          header = CMSG_NXTHDR(&message, header)) {
-      if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+      if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) {
+        continue;
+      }
       const size_t count = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
       for (size_t i = 0; i < count; ++i) {
         int fd;
@@ -106,7 +120,9 @@ int64_t receive_some(int socket, uint8_t* out, int64_t size, std::vector<UniqueF
         fds.emplace_back(fd);
       }
     }
-    if ((message.msg_flags & MSG_CTRUNC) != 0) truncated = true;
+    if ((message.msg_flags & MSG_CTRUNC) != 0) {
+      truncated = true;
+    }
     return received;
   }
 }
@@ -156,7 +172,9 @@ Frame FrameSocket::read(Allocator* allocator) {
         receive_some(socket_.get(), header.data() + got, kFrameHeaderSize - got, fds, truncated,
                      "a frame header from " + peer_);
     if (received == 0) {
-      if (got == 0) throw IoError(peer_ + " closed the connection");
+      if (got == 0) {
+        throw IoError(peer_ + " closed the connection");
+      }
       throw IoError(peer_ + " closed the connection inside a frame header (after " +
                     std::to_string(got) + " of " + std::to_string(kFrameHeaderSize) + " bytes)");
     }
@@ -210,13 +228,17 @@ Frame FrameSocket::read(Allocator* allocator) {
                   " frames do not carry");
   }
   Frame frame{type, std::move(payload), {}};
-  if (!fds.empty()) frame.fd = std::move(fds.front());
+  if (!fds.empty()) {
+    frame.fd = std::move(fds.front());
+  }
   return frame;
 }
 
 void FrameSocket::write(FrameType type, std::span<const std::span<const uint8_t>> parts, int fd) {
   uint64_t length = 0;
-  for (const auto& part : parts) length += part.size();
+  for (const auto& part : parts) {
+    length += part.size();
+  }
   const std::string name = frame_type_name(type);
   if (length > static_cast<uint64_t>(kMaxFramePayload)) {
     throw InvalidArgument("cannot send " + a_frame(name) + " of " + std::to_string(length) +
@@ -231,7 +253,9 @@ void FrameSocket::write(FrameType type, std::span<const std::span<const uint8_t>
   iovs.reserve(parts.size() + 1);
   iovs.push_back({header.data(), header.size()});
   for (const auto& part : parts) {
-    if (!part.empty()) iovs.push_back({const_cast<uint8_t*>(part.data()), part.size()});
+    if (!part.empty()) {
+      iovs.push_back({const_cast<uint8_t*>(part.data()), part.size()});
+    }
   }
 
   alignas(cmsghdr) std::array<char, CMSG_SPACE(sizeof(int))> control{};
@@ -254,7 +278,9 @@ void FrameSocket::write(FrameType type, std::span<const std::span<const uint8_t>
     const ssize_t sent = ::sendmsg(socket_.get(), &message, MSG_NOSIGNAL);
     if (sent < 0) {
       const int error = errno;
-      if (error == EINTR) continue;
+      if (error == EINTR) {
+        continue;
+      }
       throw IoError("cannot send " + a_frame(name) + " of " + std::to_string(length) +
                     " bytes to " + peer_ + ": " + system_message(error));
     }

@@ -38,9 +38,15 @@ std::span<const uint8_t> bytes(std::string_view text) {
 // A raw header, for frames FrameSocket::write refuses to produce.
 std::array<uint8_t, 16> header(uint32_t type, uint32_t reserved, uint64_t length) {
   std::array<uint8_t, 16> out{};
-  for (int i = 0; i < 4; ++i) out[i] = static_cast<uint8_t>(type >> (8 * i));
-  for (int i = 0; i < 4; ++i) out[4 + i] = static_cast<uint8_t>(reserved >> (8 * i));
-  for (int i = 0; i < 8; ++i) out[8 + i] = static_cast<uint8_t>(length >> (8 * i));
+  for (int i = 0; i < 4; ++i) {
+    out[i] = static_cast<uint8_t>(type >> (8 * i));
+  }
+  for (int i = 0; i < 4; ++i) {
+    out[4 + i] = static_cast<uint8_t>(reserved >> (8 * i));
+  }
+  for (int i = 0; i < 8; ++i) {
+    out[8 + i] = static_cast<uint8_t>(length >> (8 * i));
+  }
   return out;
 }
 
@@ -81,7 +87,9 @@ TEST(FrameTest, TypeNames) {
 }
 
 TEST(FrameTest, RoundTripsTextAndEmptyPayloads) {
-  auto [engine, worker] = make_pair();
+  SocketPair sockets = make_pair();
+  FrameSocket& engine = sockets.engine;
+  FrameSocket& worker = sockets.worker;
   engine.write(FrameType::kWelcome, "{}");
   engine.write(FrameType::kEndOfData);
   Frame welcome = worker.read();
@@ -95,7 +103,9 @@ TEST(FrameTest, RoundTripsTextAndEmptyPayloads) {
 }
 
 TEST(FrameTest, GathersPartsIntoOneAlignedPayload) {
-  auto [engine, worker] = make_pair();
+  SocketPair sockets = make_pair();
+  FrameSocket& engine = sockets.engine;
+  FrameSocket& worker = sockets.worker;
   const std::string first = "header:";
   const std::string second(1000, 'x');
   const std::string third = ":end";
@@ -109,7 +119,9 @@ TEST(FrameTest, GathersPartsIntoOneAlignedPayload) {
 }
 
 TEST(FrameTest, ManyPartsAreSentInSeveralCalls) {
-  auto [engine, worker] = make_pair();
+  SocketPair sockets = make_pair();
+  FrameSocket& engine = sockets.engine;
+  FrameSocket& worker = sockets.worker;
   std::vector<std::string> pieces;
   std::string expected;
   for (int i = 0; i < 3000; ++i) {
@@ -117,7 +129,10 @@ TEST(FrameTest, ManyPartsAreSentInSeveralCalls) {
     expected += pieces.back();
   }
   std::vector<std::span<const uint8_t>> parts;
-  for (const auto& piece : pieces) parts.push_back(bytes(piece));
+  parts.reserve(pieces.size());
+  for (const auto& piece : pieces) {
+    parts.push_back(bytes(piece));
+  }
   std::thread writer([&] { engine.write(FrameType::kBatch, parts); });
   Frame frame = worker.read();
   writer.join();
@@ -125,9 +140,13 @@ TEST(FrameTest, ManyPartsAreSentInSeveralCalls) {
 }
 
 TEST(FrameTest, LargePayloadsCrossInPieces) {
-  auto [engine, worker] = make_pair();
+  SocketPair sockets = make_pair();
+  FrameSocket& engine = sockets.engine;
+  FrameSocket& worker = sockets.worker;
   std::vector<uint8_t> payload(int64_t{48} << 20);
-  for (size_t i = 0; i < payload.size(); ++i) payload[i] = static_cast<uint8_t>(i * 131 + 7);
+  for (size_t i = 0; i < payload.size(); ++i) {
+    payload[i] = static_cast<uint8_t>(i * 131 + 7);
+  }
   const std::span<const uint8_t> part(payload);
   std::thread writer([&] { engine.write(FrameType::kBatch, {&part, 1}); });
   Frame frame = worker.read();
@@ -137,7 +156,9 @@ TEST(FrameTest, LargePayloadsCrossInPieces) {
 }
 
 TEST(FrameTest, PayloadComesFromTheGivenAllocator) {
-  auto [engine, worker] = make_pair();
+  SocketPair sockets = make_pair();
+  FrameSocket& engine = sockets.engine;
+  FrameSocket& worker = sockets.worker;
   CheckedAllocator allocator(system_allocator());
   engine.write(FrameType::kBatch, std::string(100, 'b'));
   {
@@ -149,7 +170,9 @@ TEST(FrameTest, PayloadComesFromTheGivenAllocator) {
 }
 
 TEST(FrameTest, PassesOneDescriptorWithItsFrame) {
-  auto [engine, worker] = make_pair();
+  SocketPair sockets = make_pair();
+  FrameSocket& engine = sockets.engine;
+  FrameSocket& worker = sockets.worker;
   Pipe pipe = make_pipe();
   engine.write(FrameType::kShmBatch, R"({"length": 5})", pipe.write.get());
   engine.write(FrameType::kBatch, "after");
@@ -172,7 +195,9 @@ TEST(FrameTest, PassesOneDescriptorWithItsFrame) {
 }
 
 TEST(FrameTest, ClosedAtAFrameBoundary) {
-  auto [engine, worker] = make_pair();
+  SocketPair sockets = make_pair();
+  FrameSocket& engine = sockets.engine;
+  FrameSocket& worker = sockets.worker;
   worker.write(FrameType::kEndOfData);
   { FrameSocket closing = std::move(worker); }
   EXPECT_EQ(engine.read().type, FrameType::kEndOfData);
@@ -180,7 +205,9 @@ TEST(FrameTest, ClosedAtAFrameBoundary) {
 }
 
 TEST(FrameTest, APeerClosingWithUnreadDataClosedTheConnection) {
-  auto [engine, worker] = make_pair();
+  SocketPair sockets = make_pair();
+  FrameSocket& engine = sockets.engine;
+  FrameSocket& worker = sockets.worker;
   engine.write(FrameType::kCommand, "never read");
   // Closing with unread data resets the connection (ECONNRESET rather than end of file).
   { FrameSocket closing = std::move(worker); }
@@ -188,7 +215,9 @@ TEST(FrameTest, APeerClosingWithUnreadDataClosedTheConnection) {
 }
 
 TEST(FrameTest, ClosedInsideTheHeader) {
-  auto [engine, worker] = make_pair();
+  SocketPair sockets = make_pair();
+  FrameSocket& engine = sockets.engine;
+  FrameSocket& worker = sockets.worker;
   const auto raw = header(21, 0, 10);
   send_raw(worker.fd(), std::span(raw).first(5));
   { FrameSocket closing = std::move(worker); }
@@ -197,7 +226,9 @@ TEST(FrameTest, ClosedInsideTheHeader) {
 }
 
 TEST(FrameTest, ClosedInsideThePayload) {
-  auto [engine, worker] = make_pair();
+  SocketPair sockets = make_pair();
+  FrameSocket& engine = sockets.engine;
+  FrameSocket& worker = sockets.worker;
   const auto raw = header(21, 0, 100);
   send_raw(worker.fd(), raw);
   send_raw(worker.fd(), bytes("0123456789"));
@@ -207,32 +238,42 @@ TEST(FrameTest, ClosedInsideThePayload) {
 }
 
 TEST(FrameTest, RejectsAnUnknownType) {
-  auto [engine, worker] = make_pair();
+  SocketPair sockets = make_pair();
+  FrameSocket& engine = sockets.engine;
+  FrameSocket& worker = sockets.worker;
   send_raw(worker.fd(), header(99, 0, 0));
   EXPECT_EQ(error_message<IoError>([&] { engine.read(); }),
             "worker 7 sent a frame of unknown type 99 (payload length 0)");
 }
 
 TEST(FrameTest, RejectsANonzeroReservedWord) {
-  auto [engine, worker] = make_pair();
+  SocketPair sockets = make_pair();
+  FrameSocket& engine = sockets.engine;
+  FrameSocket& worker = sockets.worker;
   send_raw(worker.fd(), header(23, 1, 0));
   EXPECT_EQ(error_message<IoError>([&] { engine.read(); }),
             "worker 7 sent an END_OF_DATA frame whose reserved word is 1 instead of 0");
 }
 
 TEST(FrameTest, RejectsAnOversizePayload) {
-  auto [engine, worker] = make_pair();
+  SocketPair sockets = make_pair();
+  FrameSocket& engine = sockets.engine;
+  FrameSocket& worker = sockets.worker;
   send_raw(worker.fd(), header(21, 0, (uint64_t{1} << 40) + 1));
   EXPECT_EQ(error_message<IoError>([&] { engine.read(); }),
             "worker 7 sent a BATCH frame of 1099511627777 bytes, over the limit of 1099511627776");
-  auto [engine2, worker2] = make_pair();
+  SocketPair more = make_pair();
+  FrameSocket& engine2 = more.engine;
+  FrameSocket& worker2 = more.worker;
   send_raw(worker2.fd(), header(21, 0, ~uint64_t{0}));
   EXPECT_NE(error_message<IoError>([&] { engine2.read(); }).find("over the limit"),
             std::string::npos);
 }
 
 TEST(FrameTest, RejectsTwoDescriptors) {
-  auto [engine, worker] = make_pair();
+  SocketPair sockets = make_pair();
+  FrameSocket& engine = sockets.engine;
+  FrameSocket& worker = sockets.worker;
   Pipe pipe = make_pipe();
   send_raw(worker.fd(), header(22, 0, 0), {pipe.read.get(), pipe.write.get()});
   EXPECT_EQ(error_message<IoError>([&] { engine.read(); }),
@@ -240,7 +281,9 @@ TEST(FrameTest, RejectsTwoDescriptors) {
 }
 
 TEST(FrameTest, RejectsADescriptorArrivingInsideThePayload) {
-  auto [engine, worker] = make_pair();
+  SocketPair sockets = make_pair();
+  FrameSocket& engine = sockets.engine;
+  FrameSocket& worker = sockets.worker;
   Pipe pipe = make_pipe();
   send_raw(worker.fd(), header(22, 0, 4), {pipe.read.get()});
   send_raw(worker.fd(), bytes("ab"));
@@ -250,7 +293,9 @@ TEST(FrameTest, RejectsADescriptorArrivingInsideThePayload) {
 }
 
 TEST(FrameTest, RejectsAMissingOrUnexpectedDescriptor) {
-  auto [engine, worker] = make_pair();
+  SocketPair sockets = make_pair();
+  FrameSocket& engine = sockets.engine;
+  FrameSocket& worker = sockets.worker;
   worker.write(FrameType::kShmBatch, "{}");
   EXPECT_EQ(error_message<IoError>([&] { engine.read(); }),
             "worker 7 sent a SHM_BATCH frame without its file descriptor");
@@ -261,7 +306,9 @@ TEST(FrameTest, RejectsAMissingOrUnexpectedDescriptor) {
 }
 
 TEST(FrameTest, WritingToAClosedPeerThrows) {
-  auto [engine, worker] = make_pair();
+  SocketPair sockets = make_pair();
+  FrameSocket& engine = sockets.engine;
+  FrameSocket& worker = sockets.worker;
   { FrameSocket closing = std::move(worker); }
   const std::string message =
       error_message<IoError>([&] { engine.write(FrameType::kBatch, "data"); });
@@ -269,7 +316,8 @@ TEST(FrameTest, WritingToAClosedPeerThrows) {
 }
 
 TEST(FrameTest, ShutdownUnblocksAReader) {
-  auto [engine, worker] = make_pair();
+  SocketPair sockets = make_pair();
+  FrameSocket& engine = sockets.engine;
   std::string message;
   std::thread reader([&] { message = error_message<IoError>([&] { engine.read(); }); });
   engine.shutdown();
@@ -278,7 +326,8 @@ TEST(FrameTest, ShutdownUnblocksAReader) {
 }
 
 TEST(FrameTest, ShutdownUnblocksAWriter) {
-  auto [engine, worker] = make_pair();
+  SocketPair sockets = make_pair();
+  FrameSocket& engine = sockets.engine;
   // Far more than the socket buffers hold, so the writer blocks until shut down.
   const std::vector<uint8_t> payload(int64_t{64} << 20);
   const std::span<const uint8_t> part(payload);

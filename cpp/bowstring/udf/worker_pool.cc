@@ -43,13 +43,13 @@ constexpr int kProtocolVersion = 1;
 // A connection must send its HELLO within this long.
 constexpr auto kHelloTimeout = std::chrono::seconds(10);
 // Larger HELLO frames are refused before their payload is read.
-constexpr int64_t kMaxHelloBytes = 64 * 1024;
+constexpr int64_t kMaxHelloBytes = int64_t{64} * 1024;
 // Connections waiting for their HELLO at once; more are closed at once.
 constexpr size_t kMaxPendingHandshakes = 64;
 // Output lines kept per worker (and for the fork server) to explain failures.
 constexpr size_t kRecentLines = 20;
 // A longer line without a newline is forwarded in pieces of this size.
-constexpr size_t kMaxLineBytes = 64 * 1024;
+constexpr size_t kMaxLineBytes = size_t{64} * 1024;
 // After its control socket closes the fork server waits a second for workers to exit, then
 // kills them and exits; this is how long shutdown waits before killing it.
 constexpr auto kForkServerGrace = std::chrono::seconds(5);
@@ -73,25 +73,33 @@ std::string killed_by(int signal) {
 
 // How a process ended, from its wait status.
 std::string describe_wait_status(int status) {
-  if (WIFSIGNALED(status)) return killed_by(WTERMSIG(status));
+  if (WIFSIGNALED(status)) {
+    return killed_by(WTERMSIG(status));
+  }
   return "exited with code " + std::to_string(WEXITSTATUS(status));
 }
 
 std::string format_duration(milliseconds duration) {
-  if (duration.count() % 1000 == 0) return std::to_string(duration.count() / 1000) + " s";
+  if (duration.count() % 1000 == 0) {
+    return std::to_string(duration.count() / 1000) + " s";
+  }
   return std::to_string(duration.count()) + " ms";
 }
 
 // "3.11" from "3.11.4" (or "3.11").
 std::string major_minor(const std::string& version) {
   const size_t first = version.find('.');
-  if (first == std::string::npos) return version;
+  if (first == std::string::npos) {
+    return version;
+  }
   const size_t second = version.find('.', first + 1);
   return second == std::string::npos ? version : version.substr(0, second);
 }
 
 bool constant_time_equal(const std::string& a, const std::string& b) {
-  if (a.size() != b.size()) return false;
+  if (a.size() != b.size()) {
+    return false;
+  }
   unsigned char difference = 0;
   for (size_t i = 0; i < a.size(); ++i) {
     difference |= static_cast<unsigned char>(a[i] ^ b[i]);
@@ -105,7 +113,9 @@ std::string random_secret() {
   while (filled < sizeof(bytes)) {
     const ssize_t got = ::getrandom(bytes + filled, sizeof(bytes) - filled, 0);
     if (got < 0) {
-      if (errno == EINTR) continue;
+      if (errno == EINTR) {
+        continue;
+      }
       throw_system_error("cannot draw the worker pool's secret from getrandom", errno);
     }
     filled += static_cast<size_t>(got);
@@ -123,9 +133,13 @@ std::string random_secret() {
 // (0 to 3), so that one dup2 cannot overwrite another's source and none is already in place
 // (dup2 onto itself would keep close-on-exec set).
 UniqueFd above_standard_fds(UniqueFd fd) {
-  if (fd.get() >= 10) return fd;
+  if (fd.get() >= 10) {
+    return fd;
+  }
   const int moved = ::fcntl(fd.get(), F_DUPFD_CLOEXEC, 10);
-  if (moved < 0) throw_system_error("cannot duplicate a descriptor for the fork server", errno);
+  if (moved < 0) {
+    throw_system_error("cannot duplicate a descriptor for the fork server", errno);
+  }
   return UniqueFd(moved);
 }
 
@@ -142,7 +156,9 @@ void drain_wake(int eventfd) {
 
 UniqueFd make_eventfd() {
   const int fd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-  if (fd < 0) throw_system_error("cannot create an eventfd for the worker pool", errno);
+  if (fd < 0) {
+    throw_system_error("cannot create an eventfd for the worker pool", errno);
+  }
   return UniqueFd(fd);
 }
 
@@ -151,13 +167,19 @@ bool readable_now(int fd) {
   pollfd entry{fd, POLLIN, 0};
   while (true) {
     const int ready = ::poll(&entry, 1, 0);
-    if (ready >= 0) return ready > 0;
-    if (errno != EINTR) return true;
+    if (ready >= 0) {
+      return ready > 0;
+    }
+    if (errno != EINTR) {
+      return true;
+    }
   }
 }
 
 int poll_timeout(std::optional<Clock::time_point> deadline) {
-  if (!deadline) return -1;
+  if (!deadline) {
+    return -1;
+  }
   const auto left = std::chrono::ceil<milliseconds>(*deadline - Clock::now()).count();
   return static_cast<int>(std::clamp<int64_t>(left, 0, 60'000));
 }
@@ -167,21 +189,31 @@ void write_stderr(const std::string& line) {
   size_t written = 0;
   while (written < text.size()) {
     const ssize_t result = ::write(STDERR_FILENO, text.data() + written, text.size() - written);
-    if (result < 0 && errno == EINTR) continue;
-    if (result <= 0) return;
+    if (result < 0 && errno == EINTR) {
+      continue;
+    }
+    if (result <= 0) {
+      return;
+    }
     written += static_cast<size_t>(result);
   }
 }
 
 void push_line(std::deque<std::string>& lines, std::string line) {
   lines.push_back(std::move(line));
-  if (lines.size() > kRecentLines) lines.pop_front();
+  if (lines.size() > kRecentLines) {
+    lines.pop_front();
+  }
 }
 
 std::string format_output(const std::deque<std::string>& lines) {
-  if (lines.empty()) return {};
+  if (lines.empty()) {
+    return {};
+  }
   std::string text = "\nIts last output:";
-  for (const std::string& line : lines) text += "\n  " + line;
+  for (const std::string& line : lines) {
+    text += "\n  " + line;
+  }
   return text;
 }
 
@@ -189,7 +221,9 @@ std::string format_output(const std::deque<std::string>& lines) {
 template <typename T>
 T json_field(const nlohmann::json& object, const char* field, const std::string& frame) {
   const auto found = object.find(field);
-  if (found == object.end()) throw IoError(frame + " has no \"" + field + "\"");
+  if (found == object.end()) {
+    throw IoError(frame + " has no \"" + field + "\"");
+  }
   try {
     return found->get<T>();
   } catch (const nlohmann::json::exception&) {
@@ -199,7 +233,9 @@ T json_field(const nlohmann::json& object, const char* field, const std::string&
 
 nlohmann::json parse_json_object(std::string_view text, const std::string& frame) {
   nlohmann::json object = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!object.is_object()) throw IoError(frame + " is not a JSON object");
+  if (!object.is_object()) {
+    throw IoError(frame + " is not a JSON object");
+  }
   return object;
 }
 
@@ -238,7 +274,9 @@ class DeferredLog {
  public:
   explicit DeferredLog(const PoolState& state) : state_(state) {}
   ~DeferredLog() {
-    for (const std::string& line : lines_) state_.log(line);
+    for (const std::string& line : lines_) {
+      state_.log(line);
+    }
   }
   DeferredLog(const DeferredLog&) = delete;
   DeferredLog& operator=(const DeferredLog&) = delete;
@@ -259,7 +297,9 @@ class PoolWorker final : public Worker {
 
   void kill(const std::string& reason) override {
     std::lock_guard lock(pool_->mutex);
-    if (kill_reason.empty()) kill_reason = reason;
+    if (kill_reason.empty()) {
+      kill_reason = reason;
+    }
     signal_locked();
   }
 
@@ -277,7 +317,9 @@ class PoolWorker final : public Worker {
     } else {
       text += " is still running";
     }
-    if (!kill_reason.empty()) text += "; the engine killed it: " + kill_reason;
+    if (!kill_reason.empty()) {
+      text += "; the engine killed it: " + kill_reason;
+    }
     return text + format_output(output);
   }
 
@@ -296,7 +338,9 @@ class PoolWorker final : public Worker {
   // The pid is valid until the fork server reports the exit (it reaps the worker then), so the
   // signal cannot reach another process.
   void signal_locked() {
-    if (!exited && pid_ > 0) ::kill(pid_, SIGKILL);
+    if (!exited && pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+    }
   }
 
   // The rest is guarded by the pool's mutex.
@@ -443,7 +487,9 @@ WorkerPool::Impl::Impl(PoolOptions options) : state_(std::make_shared<PoolState>
     throw InvalidArgument("a worker pool's memory_limit must not be negative, not " +
                           std::to_string(options.memory_limit));
   }
-  if (!options.output_sink) options.output_sink = write_stderr;
+  if (!options.output_sink) {
+    options.output_sink = write_stderr;
+  }
   if (!options.log_sink) {
     options.log_sink = [](const std::string& line) {
       write_stderr("bowstring worker pool: " + line);
@@ -487,7 +533,9 @@ void WorkerPool::Impl::create_socket() {
   const char* tmpdir = std::getenv("TMPDIR");
   std::string base = tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp";
   // The socket's path must fit sockaddr_un; a long TMPDIR falls back to /tmp.
-  if (base.size() + 32 > sizeof(sockaddr_un::sun_path)) base = "/tmp";
+  if (base.size() + 32 > sizeof(sockaddr_un::sun_path)) {
+    base = "/tmp";
+  }
   std::string pattern = base + "/bowstring-XXXXXX";
   if (::mkdtemp(pattern.data()) == nullptr) {
     throw_system_error("cannot create a private directory for the worker pool in " + base, errno);
@@ -496,7 +544,9 @@ void WorkerPool::Impl::create_socket() {
   socket_path_ = directory_ + "/pool.sock";
 
   listener_.reset(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
-  if (!listener_) throw_system_error("cannot create the worker pool's socket", errno);
+  if (!listener_) {
+    throw_system_error("cannot create the worker pool's socket", errno);
+  }
   sockaddr_un address{};
   address.sun_family = AF_UNIX;
   std::memcpy(address.sun_path, socket_path_.c_str(), socket_path_.size() + 1);
@@ -519,15 +569,26 @@ void WorkerPool::Impl::spawn_fork_server() {
   for (char** entry = environ; *entry != nullptr; ++entry) {
     const std::string_view text(*entry);
     const size_t equals = text.find('=');
-    if (equals == std::string_view::npos) continue;
+    if (equals == std::string_view::npos) {
+      continue;
+    }
     environment[std::string(text.substr(0, equals))] = std::string(text.substr(equals + 1));
   }
-  for (const auto& [name, value] : state_->options.environment) environment[name] = value;
+  for (const auto& [name, value] : state_->options.environment) {
+    environment[name] = value;
+  }
   std::vector<std::string> entries;
   entries.reserve(environment.size());
-  for (const auto& [name, value] : environment) entries.push_back(name + "=" + value);
+  for (const auto& [name, value] : environment) {
+    std::string& entry = entries.emplace_back(name);
+    entry += '=';
+    entry += value;
+  }
   std::vector<char*> envp;
-  for (std::string& entry : entries) envp.push_back(entry.data());
+  envp.reserve(entries.size() + 1);
+  for (std::string& entry : entries) {
+    envp.push_back(entry.data());
+  }
   envp.push_back(nullptr);
 
   std::string executable = state_->options.python_executable;
@@ -561,7 +622,9 @@ void WorkerPool::Impl::spawn_fork_server() {
   posix_spawnattr_destroy(&attributes);
   control_child_end_.reset();
   output_write_end_.reset();
-  if (error != 0) throw IoError(executable + ": " + system_message(error));
+  if (error != 0) {
+    throw IoError(executable + ": " + system_message(error));
+  }
   std::lock_guard lock(state_->mutex);
   state_->fork_server_pid = pid;
 }
@@ -576,8 +639,12 @@ void WorkerPool::Impl::wait_until_ready() {
   std::unique_lock lock(state_->mutex);
   state_->changed.wait_for(lock, options.start_timeout,
                            [&] { return state_->fork_server_ready || state_->fork_server_gone; });
-  if (state_->fork_server_ready && !state_->fork_server_gone) return;
-  if (fork_server_spawn_failed_) throw WorkerFailure(state_->fork_server_failure);
+  if (state_->fork_server_ready && !state_->fork_server_gone) {
+    return;
+  }
+  if (fork_server_spawn_failed_) {
+    throw WorkerFailure(state_->fork_server_failure);
+  }
   std::string failure;
   if (state_->fork_server_gone) {
     failure = state_->fork_server_failure + " before it was ready";
@@ -601,7 +668,9 @@ void WorkerPool::Impl::reap_fork_server(milliseconds grace) {
     std::lock_guard lock(state_->mutex);
     pid = state_->fork_server_pid;
   }
-  if (fork_server_reaped_ || pid <= 0) return;
+  if (fork_server_reaped_ || pid <= 0) {
+    return;
+  }
   const auto deadline = Clock::now() + grace;
   while (true) {
     int status = 0;
@@ -611,14 +680,18 @@ void WorkerPool::Impl::reap_fork_server(milliseconds grace) {
       fork_server_status_ = status;
       return;
     }
-    if (Clock::now() >= deadline) break;
+    if (Clock::now() >= deadline) {
+      break;
+    }
     std::this_thread::sleep_for(milliseconds(10));
   }
   ::kill(pid, SIGKILL);
   {
     // Its workers outlive it unless killed too; their pids stay theirs until reaped.
     std::lock_guard lock(state_->mutex);
-    for (auto& [id, worker] : state_->workers) worker->signal_locked();
+    for (auto& [id, worker] : state_->workers) {
+      worker->signal_locked();
+    }
   }
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
@@ -635,14 +708,18 @@ void WorkerPool::Impl::add_output_locked(UniqueFd fd, std::shared_ptr<PoolWorker
 }
 
 void WorkerPool::Impl::close_locked(const std::shared_ptr<PoolWorker>& worker) {
-  if (worker->state == WorkerState::kClosed) return;
+  if (worker->state == WorkerState::kClosed) {
+    return;
+  }
   if (worker->state == WorkerState::kIdle) {
     auto& idle = state_->idle;
     idle.erase(std::remove(idle.begin(), idle.end(), worker), idle.end());
   }
   worker->state = WorkerState::kClosed;
   // Shut down, not closed: a lease holder may still be using the descriptor.
-  if (worker->socket_) worker->socket_->shutdown();
+  if (worker->socket_) {
+    worker->socket_->shutdown();
+  }
   forget_if_done_locked(worker);
   state_->changed.notify_all();
 }
@@ -667,7 +744,9 @@ std::shared_ptr<Worker> WorkerPool::Impl::acquire(const CancellationToken& cance
   DeferredLog log(*state_);
   std::unique_lock lock(state_->mutex);
   while (true) {
-    if (state_->shutting_down) throw InvalidArgument("the Python worker pool is shut down");
+    if (state_->shutting_down) {
+      throw InvalidArgument("the Python worker pool is shut down");
+    }
     cancel.throw_if_cancelled("waiting for a Python worker was cancelled");
     while (!state_->idle.empty()) {
       std::shared_ptr<PoolWorker> worker = state_->idle.back();
@@ -685,9 +764,13 @@ std::shared_ptr<Worker> WorkerPool::Impl::acquire(const CancellationToken& cance
     }
     int64_t alive = 0;
     for (const auto& [id, worker] : state_->workers) {
-      if (worker->state != WorkerState::kClosed) ++alive;
+      if (worker->state != WorkerState::kClosed) {
+        ++alive;
+      }
     }
-    if (alive < state_->options.max_workers) return start_worker(lock, cancel);
+    if (alive < state_->options.max_workers) {
+      return start_worker(lock, cancel);
+    }
     state_->changed.wait(lock);
   }
 }
@@ -720,7 +803,9 @@ std::shared_ptr<PoolWorker> WorkerPool::Impl::start_worker(std::unique_lock<std:
     worker->state = WorkerState::kBusy;
     return worker;
   }
-  if (state_->shutting_down) throw InvalidArgument("the Python worker pool is shut down");
+  if (state_->shutting_down) {
+    throw InvalidArgument("the Python worker pool is shut down");
+  }
   if (cancel.cancelled() && worker->state == WorkerState::kStarting) {
     worker->abandoned = true;
     throw Cancelled("waiting for a Python worker was cancelled");
@@ -764,7 +849,9 @@ void WorkerPool::Impl::release(const std::shared_ptr<Worker>& leased, bool disca
   auto worker = std::static_pointer_cast<PoolWorker>(leased);
   DeferredLog log(*state_);
   std::lock_guard lock(state_->mutex);
-  if (worker->state != WorkerState::kBusy) return;
+  if (worker->state != WorkerState::kBusy) {
+    return;
+  }
   if (discard) {
     worker->signal_locked();
     ++state_->stats.workers_failed;
@@ -802,8 +889,12 @@ void WorkerPool::Impl::accept_loop() {
     std::optional<Clock::time_point> next_deadline;
     for (Handshake& handshake : handshakes_) {
       std::lock_guard lock(handshake.mutex);
-      if (handshake.finished_reading || handshake.timed_out) continue;
-      if (!next_deadline || handshake.deadline < *next_deadline) next_deadline = handshake.deadline;
+      if (handshake.finished_reading || handshake.timed_out) {
+        continue;
+      }
+      if (!next_deadline || handshake.deadline < *next_deadline) {
+        next_deadline = handshake.deadline;
+      }
     }
     pollfd entries[2] = {{accept_wake_.get(), POLLIN, 0}, {listener_.get(), POLLIN, 0}};
     if (::poll(entries, 2, poll_timeout(next_deadline)) < 0 && errno != EINTR) {
@@ -812,7 +903,9 @@ void WorkerPool::Impl::accept_loop() {
     }
     if (entries[0].revents != 0) {
       drain_wake(accept_wake_.get());
-      if (accept_stopping_) break;
+      if (accept_stopping_) {
+        break;
+      }
     }
     if (entries[1].revents != 0) {
       UniqueFd connection(::accept4(listener_.get(), nullptr, nullptr, SOCK_CLOEXEC));
@@ -851,9 +944,13 @@ void WorkerPool::Impl::accept_loop() {
   // Stopping: cut every handshake short.
   for (Handshake& handshake : handshakes_) {
     std::lock_guard lock(handshake.mutex);
-    if (!handshake.finished_reading) ::shutdown(handshake.fd, SHUT_RDWR);
+    if (!handshake.finished_reading) {
+      ::shutdown(handshake.fd, SHUT_RDWR);
+    }
   }
-  for (Handshake& handshake : handshakes_) handshake.thread.join();
+  for (Handshake& handshake : handshakes_) {
+    handshake.thread.join();
+  }
   handshakes_.clear();
 }
 
@@ -881,7 +978,9 @@ void WorkerPool::Impl::handshake(Handshake& handshake, UniqueFd fd) {
                      " of connecting";
       }
     }
-    if (!read_error.empty()) throw Rejected(read_error);
+    if (!read_error.empty()) {
+      throw Rejected(read_error);
+    }
     authenticate(connection, *hello, handshake.deadline);
   } catch (const std::exception& error) {
     rejection = error.what();
@@ -999,7 +1098,9 @@ void WorkerPool::Impl::control_loop() {
     ending = Ending::kRefused;
   } catch (const std::exception& error) {
     failure = error.what();
-    if (failure != control_->peer() + " closed the connection") ending = Ending::kBrokeProtocol;
+    if (failure != control_->peer() + " closed the connection") {
+      ending = Ending::kBrokeProtocol;
+    }
   }
 
   bool stopping;
@@ -1039,7 +1140,9 @@ void WorkerPool::Impl::control_loop() {
     was_ready = state_->fork_server_ready;
     state_->changed.notify_all();
   }
-  if (!stopping && was_ready) state_->log(description + "; no more workers can start");
+  if (!stopping && was_ready) {
+    state_->log(description + "; no more workers can start");
+  }
 }
 
 void WorkerPool::Impl::handle_control_frame(const Frame& frame, DeferredLog& log) {
@@ -1050,7 +1153,9 @@ void WorkerPool::Impl::handle_control_frame(const Frame& frame, DeferredLog& log
     case FrameType::kReady: {
       const auto pid = json_field<int64_t>(fields, "pid", name);
       const auto python = json_field<std::string>(fields, "python_version", name);
-      if (state_->fork_server_ready) throw IoError("the fork server sent READY twice");
+      if (state_->fork_server_ready) {
+        throw IoError("the fork server sent READY twice");
+      }
       if (pid != state_->fork_server_pid) {
         throw IoError("the fork server reports pid " + std::to_string(pid) + " in READY");
       }
@@ -1070,10 +1175,14 @@ void WorkerPool::Impl::handle_control_frame(const Frame& frame, DeferredLog& log
         throw IoError("the fork server reports starting worker " + std::to_string(id) +
                       ", which the pool did not ask for");
       }
-      if (pid <= 0) throw IoError("the fork server reports worker pid " + std::to_string(pid));
+      if (pid <= 0) {
+        throw IoError("the fork server reports worker pid " + std::to_string(pid));
+      }
       found->second->pid_ = static_cast<pid_t>(pid);
       // Given up on before it started: it must not live on.
-      if (found->second->state == WorkerState::kClosed) found->second->signal_locked();
+      if (found->second->state == WorkerState::kClosed) {
+        found->second->signal_locked();
+      }
       break;
     }
     case FrameType::kExited: {
@@ -1120,7 +1229,9 @@ void WorkerPool::Impl::read_output(OutputSource& source, std::vector<std::string
   char buffer[64 * 1024];
   const ssize_t got = ::read(source.fd.get(), buffer, sizeof(buffer));
   if (got < 0) {
-    if (errno == EINTR || errno == EAGAIN) return;
+    if (errno == EINTR || errno == EAGAIN) {
+      return;
+    }
     eof = true;
   } else if (got == 0) {
     eof = true;
@@ -1133,7 +1244,9 @@ void WorkerPool::Impl::read_output(OutputSource& source, std::vector<std::string
     source.partial.append(data.substr(0, take));
     data.remove_prefix(take);
     const bool line_ends = !data.empty() && data.front() == '\n';
-    if (line_ends) data.remove_prefix(1);
+    if (line_ends) {
+      data.remove_prefix(1);
+    }
     if (line_ends || source.partial.size() >= kMaxLineBytes) {
       lines.push_back(std::move(source.partial));
       source.partial.clear();
@@ -1155,17 +1268,23 @@ void WorkerPool::Impl::monitor_loop() {
     bool stopping;
     {
       std::lock_guard lock(state_->mutex);
-      for (OutputSource& source : new_output_) sources.push_back(std::move(source));
+      for (OutputSource& source : new_output_) {
+        sources.push_back(std::move(source));
+      }
       new_output_.clear();
       stopping = monitor_stopping_;
       idle = state_->idle;
       for (const auto& worker : idle) {
         const auto retirement = worker->idle_since + state_->options.idle_timeout;
-        if (!next_retirement || retirement < *next_retirement) next_retirement = retirement;
+        if (!next_retirement || retirement < *next_retirement) {
+          next_retirement = retirement;
+        }
       }
     }
     if (stopping) {
-      if (!drain_deadline) drain_deadline = Clock::now() + std::chrono::seconds(1);
+      if (!drain_deadline) {
+        drain_deadline = Clock::now() + std::chrono::seconds(1);
+      }
       idle.clear();
       next_retirement = Clock::now();
     }
@@ -1173,14 +1292,20 @@ void WorkerPool::Impl::monitor_loop() {
     // Every source, then the idle workers' connections (kept alive by `idle` meanwhile).
     std::vector<pollfd> entries;
     entries.push_back({monitor_wake_.get(), POLLIN, 0});
-    for (const OutputSource& source : sources) entries.push_back({source.fd.get(), POLLIN, 0});
-    for (const auto& worker : idle) entries.push_back({worker->socket_->fd(), POLLIN, 0});
+    for (const OutputSource& source : sources) {
+      entries.push_back({source.fd.get(), POLLIN, 0});
+    }
+    for (const auto& worker : idle) {
+      entries.push_back({worker->socket_->fd(), POLLIN, 0});
+    }
     const int ready = ::poll(entries.data(), entries.size(), poll_timeout(next_retirement));
     if (ready < 0 && errno != EINTR) {
       state_->log("cannot wait for worker output: " + system_message(errno));
       break;
     }
-    if (entries[0].revents != 0) drain_wake(monitor_wake_.get());
+    if (entries[0].revents != 0) {
+      drain_wake(monitor_wake_.get());
+    }
 
     struct Lines {
       OutputSource* source;
@@ -1200,13 +1325,21 @@ void WorkerPool::Impl::monitor_loop() {
       for (Lines& entry : received) {
         const auto& worker = entry.source->worker;
         auto& recent = worker ? worker->output : state_->fork_server_output;
-        for (const std::string& line : entry.lines) push_line(recent, line);
-        if (entry.eof) (worker ? worker->output_eof : state_->fork_server_output_eof) = true;
+        for (const std::string& line : entry.lines) {
+          push_line(recent, line);
+        }
+        if (entry.eof) {
+          (worker ? worker->output_eof : state_->fork_server_output_eof) = true;
+        }
       }
       for (size_t i = 0; i < idle.size(); ++i) {
         const auto& worker = idle[i];
-        if (entries[1 + sources.size() + i].revents == 0) continue;
-        if (worker->state != WorkerState::kIdle) continue;
+        if (entries[1 + sources.size() + i].revents == 0) {
+          continue;
+        }
+        if (worker->state != WorkerState::kIdle) {
+          continue;
+        }
         log.add("worker " + std::to_string(worker->id()) + " (pid " +
                 std::to_string(worker->pid()) + ") closed its connection while idle; replaced");
         ++state_->stats.workers_failed;
@@ -1214,18 +1347,26 @@ void WorkerPool::Impl::monitor_loop() {
       }
       const auto now = Clock::now();
       for (const auto& worker : std::vector(state_->idle)) {
-        if (now - worker->idle_since >= state_->options.idle_timeout) close_locked(worker);
+        if (now - worker->idle_since >= state_->options.idle_timeout) {
+          close_locked(worker);
+        }
       }
-      if (!received.empty()) state_->changed.notify_all();
+      if (!received.empty()) {
+        state_->changed.notify_all();
+      }
     }
     for (const Lines& entry : received) {
       for (const std::string& line : entry.lines) {
         state_->options.output_sink(entry.source->prefix + line);
       }
     }
-    for (const Lines& entry : received) entry.source->ended = entry.eof;
+    for (const Lines& entry : received) {
+      entry.source->ended = entry.eof;
+    }
     std::erase_if(sources, [](const OutputSource& source) { return source.ended; });
-    if (stopping && (received.empty() || Clock::now() >= *drain_deadline)) break;
+    if (stopping && (received.empty() || Clock::now() >= *drain_deadline)) {
+      break;
+    }
   }
   // What is left unread will not be read: reports stop waiting for it.
   std::lock_guard lock(state_->mutex);
@@ -1237,14 +1378,20 @@ void WorkerPool::Impl::monitor_loop() {
 
 void WorkerPool::Impl::shutdown() {
   std::lock_guard shutdown_lock(shutdown_mutex_);
-  if (shut_down_) return;
+  if (shut_down_) {
+    return;
+  }
   shut_down_ = true;
   {
     std::lock_guard lock(state_->mutex);
     state_->shutting_down = true;
-    for (const auto& worker : std::vector(state_->idle)) close_locked(worker);
+    for (const auto& worker : std::vector(state_->idle)) {
+      close_locked(worker);
+    }
     for (const auto& [id, worker] : std::map(state_->workers)) {
-      if (worker->state == WorkerState::kStarting) worker->signal_locked();
+      if (worker->state == WorkerState::kStarting) {
+        worker->signal_locked();
+      }
       close_locked(worker);
     }
     state_->changed.notify_all();
@@ -1256,7 +1403,9 @@ void WorkerPool::Impl::shutdown() {
     accept_thread_.join();
   }
   listener_.reset();
-  if (!socket_path_.empty()) ::unlink(socket_path_.c_str());
+  if (!socket_path_.empty()) {
+    ::unlink(socket_path_.c_str());
+  }
 
   if (control_thread_.joinable()) {
     // End of input tells the fork server to stop; its exit reports still arrive.
@@ -1284,7 +1433,9 @@ void WorkerPool::Impl::shutdown() {
   }
   // The control socket itself stays open until destruction: a concurrent acquire may still be
   // writing a SPAWN to it (which fails now that it is shut down).
-  if (!directory_.empty()) ::rmdir(directory_.c_str());
+  if (!directory_.empty()) {
+    ::rmdir(directory_.c_str());
+  }
 }
 
 PoolStats WorkerPool::Impl::stats() const {
@@ -1292,7 +1443,9 @@ PoolStats WorkerPool::Impl::stats() const {
   PoolStats stats = state_->stats;
   stats.workers_alive = 0;
   for (const auto& [id, worker] : state_->workers) {
-    if (worker->state != WorkerState::kClosed) ++stats.workers_alive;
+    if (worker->state != WorkerState::kClosed) {
+      ++stats.workers_alive;
+    }
   }
   stats.workers_idle = static_cast<int64_t>(state_->idle.size());
   return stats;
@@ -1307,7 +1460,9 @@ std::vector<pid_t> WorkerPool::Impl::worker_pids() const {
   std::lock_guard lock(state_->mutex);
   std::vector<pid_t> pids;
   for (const auto& [id, worker] : state_->workers) {
-    if (worker->pid() > 0 && !worker->exited) pids.push_back(worker->pid());
+    if (worker->pid() > 0 && !worker->exited) {
+      pids.push_back(worker->pid());
+    }
   }
   return pids;
 }
@@ -1333,7 +1488,9 @@ WorkerLease& WorkerLease::operator=(WorkerLease&& other) noexcept {
 WorkerLease::~WorkerLease() { release(); }
 
 void WorkerLease::release() {
-  if (pool_ != nullptr && worker_) pool_->release(std::move(worker_), discard_);
+  if (pool_ != nullptr && worker_) {
+    pool_->release(worker_, discard_);
+  }
   pool_ = nullptr;
   worker_.reset();
 }
@@ -1360,7 +1517,7 @@ pid_t WorkerPool::fork_server_pid() const { return impl_->fork_server_pid(); }
 
 std::vector<pid_t> WorkerPool::worker_pids() const { return impl_->worker_pids(); }
 
-void WorkerPool::release(std::shared_ptr<Worker> worker, bool discard) {
+void WorkerPool::release(const std::shared_ptr<Worker>& worker, bool discard) {
   impl_->release(worker, discard);
 }
 

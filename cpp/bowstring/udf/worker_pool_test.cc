@@ -47,13 +47,19 @@ std::vector<pid_t> descendants() {
   std::map<pid_t, std::vector<pid_t>> children;
   for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
     const std::string name = entry.path().filename();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    if (name.find_first_not_of("0123456789") != std::string::npos) {
+      continue;
+    }
     std::ifstream stat(entry.path() / "stat");
     std::string text;
-    if (!std::getline(stat, text)) continue;
+    if (!std::getline(stat, text)) {
+      continue;
+    }
     // "pid (command) state ppid ...": the command may hold spaces and parentheses.
     const size_t close = text.rfind(')');
-    if (close == std::string::npos) continue;
+    if (close == std::string::npos) {
+      continue;
+    }
     std::istringstream rest(text.substr(close + 2));
     char state;
     pid_t parent;
@@ -80,7 +86,9 @@ template <typename Condition>
 bool eventually(Condition condition) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   while (!condition()) {
-    if (std::chrono::steady_clock::now() >= deadline) return false;
+    if (std::chrono::steady_clock::now() >= deadline) {
+      return false;
+    }
     std::this_thread::sleep_for(milliseconds(10));
   }
   return true;
@@ -96,7 +104,9 @@ std::string interpreter_version() {
   EXPECT_NE(std::fgets(line, sizeof(line), pipe), nullptr);
   ::pclose(pipe);
   std::string version(line);
-  while (!version.empty() && version.back() == '\n') version.pop_back();
+  while (!version.empty() && version.back() == '\n') {
+    version.pop_back();
+  }
   return version;
 }
 
@@ -159,7 +169,9 @@ TEST_F(PoolTest, StartsAndStopsLeavingNothingBehind) {
   }
   EXPECT_FALSE(std::filesystem::exists(directory));
   EXPECT_FALSE(process_exists(fork_server));
-  for (pid_t worker : workers) EXPECT_FALSE(process_exists(worker)) << worker;
+  for (pid_t worker : workers) {
+    EXPECT_FALSE(process_exists(worker)) << worker;
+  }
   EXPECT_EQ(descendants(), std::vector<pid_t>{});
   EXPECT_EQ(count_open_fds(), fds_before);
 }
@@ -249,6 +261,30 @@ TEST_F(PoolTest, WaitingForAWorkerCanBeCancelled) {
   // Already cancelled: fails at once.
   EXPECT_EQ(error_message<Cancelled>([&] { pool.acquire(cancel); }),
             "waiting for a Python worker was cancelled");
+}
+
+TEST_F(PoolTest, CancellingWhileAWorkerStartsLeavesItForTheNextAcquire) {
+  PoolOptions settings = options();
+  settings.max_workers = 1;
+  WorkerPool pool(settings);
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    CancellationToken cancel;
+    // Usually lands while the worker starts; wherever it lands, no worker may be lost.
+    std::thread canceller([&] {
+      std::this_thread::sleep_for(milliseconds(1));
+      cancel.cancel();
+    });
+    try {
+      WorkerLease lease = pool.acquire(cancel);
+    } catch (const Cancelled& error) {
+      EXPECT_EQ(std::string(error.what()), "waiting for a Python worker was cancelled");
+    }
+    canceller.join();
+    WorkerLease lease = pool.acquire();
+    EXPECT_GT(lease->pid(), 0);
+    EXPECT_EQ(pool.stats().workers_started, 1);
+    EXPECT_EQ(pool.stats().workers_alive, 1);
+  }
 }
 
 TEST_F(PoolTest, IdleWorkersAreRetired) {
@@ -364,6 +400,7 @@ TEST_F(PoolTest, ManyThreadsShareTheWorkers) {
   std::mutex mutex;
   std::set<pid_t> pids;
   std::vector<std::thread> threads;
+  threads.reserve(6);
   for (int t = 0; t < 6; ++t) {
     threads.emplace_back([&] {
       for (int i = 0; i < 5; ++i) {
@@ -381,7 +418,9 @@ TEST_F(PoolTest, ManyThreadsShareTheWorkers) {
       }
     });
   }
-  for (auto& thread : threads) thread.join();
+  for (auto& thread : threads) {
+    thread.join();
+  }
   EXPECT_LE(most_busy.load(), 3);
   EXPECT_LE(pids.size(), 3u);
   EXPECT_EQ(pool.stats().workers_started, static_cast<int64_t>(pids.size()));

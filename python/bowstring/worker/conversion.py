@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import datetime
 import zoneinfo
-from typing import Any, Callable, List, Optional, Sequence
+from typing import Any, Callable, List, Sequence
 
 import pandas as pd
 import pyarrow as pa
@@ -148,9 +148,7 @@ class InputConverter:
     def __init__(self, schema: pa.Schema, session_time_zone: str) -> None:
         self._zone_name = session_time_zone
         self._zoned = [i for i, field in enumerate(schema) if _holds_zoned(field.type)]
-        self._wall_schema = pa.schema(
-            [field.with_type(_wall_type(field.type)) for field in schema]
-        )
+        self._wall_schema = pa.schema([field.with_type(_wall_type(field.type)) for field in schema])
         self._has_metadata = bool(schema.metadata)
         # Null-free columns of these types become Python lists fastest through numpy.
         self._through_numpy = [
@@ -182,8 +180,7 @@ class InputConverter:
 
     def to_series(self, batch: pa.RecordBatch) -> List[pd.Series]:
         """One Series per column (``pandas_series`` kinds)."""
-        frame = self.to_pandas(batch)
-        return [frame.iloc[:, i] for i in range(frame.shape[1])]
+        return [column.to_pandas(**_PANDAS_OPTIONS) for column in self._wall_batch(batch).columns]
 
     def to_pylists(self, batch: pa.RecordBatch) -> List[list]:
         """One list of Python values per column (``rows`` kind)."""
@@ -272,12 +269,12 @@ class OutputConverter:
         self._zoned = [_holds_zoned(data_type) for data_type in self._types]
         self._non_nullable = [i for i, field in enumerate(schema) if not field.nullable]
         # Row functions returning several columns (or a struct) build one struct array.
-        self._row_type = (
-            schema.field(0).type if len(schema) == 1 else pa.struct(list(schema))
-        )
+        self._row_type = schema.field(0).type if len(schema) == 1 else pa.struct(list(schema))
 
     def _mismatch(self, where: str, problem: str) -> ResultMismatchError:
-        return ResultMismatchError(f"function '{self._name}' returned a wrong result {where}: {problem}")
+        return ResultMismatchError(
+            f"function '{self._name}' returned a wrong result {where}: {problem}"
+        )
 
     def check_rows(self, rows: int, batch_index: int, expected: int) -> None:
         """Raises unless a result of ``rows`` rows matches an input batch of ``expected``."""
@@ -354,9 +351,11 @@ class OutputConverter:
             if isinstance(result, pd.DataFrame) and pa.types.is_struct(data_type):
                 return self._finish([self._frame_to_struct(result, data_type, where)], where)
             if not isinstance(result, pd.Series):
-                expected = "pandas.Series or pandas.DataFrame" if pa.types.is_struct(
-                    data_type
-                ) else "pandas.Series"
+                expected = (
+                    "pandas.Series or pandas.DataFrame"
+                    if pa.types.is_struct(data_type)
+                    else "pandas.Series"
+                )
                 raise self._mismatch(where, f"a {type(result).__name__}, expected a {expected}")
             return self._finish([self._series_to_array(result, 0, where)], where)
         return self.from_frame(result, where)
@@ -367,7 +366,8 @@ class OutputConverter:
         labels = list(frame.columns)
         if len(labels) != len(names):
             raise self._mismatch(
-                where, f"a DataFrame of {len(labels)} columns {labels}, expected {len(names)}: {names}"
+                where,
+                f"a DataFrame of {len(labels)} columns {labels}, expected {len(names)}: {names}",
             )
         if all(isinstance(label, str) for label in labels):
             if labels != names:
@@ -379,7 +379,9 @@ class OutputConverter:
                 return [frame[name] for name in names]
         return [frame.iloc[:, i] for i in range(len(names))]
 
-    def _frame_to_struct(self, frame: pd.DataFrame, data_type: pa.StructType, where: str) -> pa.Array:
+    def _frame_to_struct(
+        self, frame: pd.DataFrame, data_type: pa.StructType, where: str
+    ) -> pa.Array:
         fields = list(data_type)
         series = self._frame_columns(frame, [field.name for field in fields], where)
         children = [
@@ -407,13 +409,15 @@ class OutputConverter:
         wall = self._series_as(series, _wall_type(data_type), name, where)
         return self._from_wall(wall, data_type, name, where)
 
-    def _series_as(self, series: pd.Series, data_type: pa.DataType, name: str, where: str) -> pa.Array:
+    def _series_as(
+        self, series: pd.Series, data_type: pa.DataType, name: str, where: str
+    ) -> pa.Array:
         try:
-            return pa.Array.from_pandas(series, type=data_type, safe=True)
+            return _single_array(pa.Array.from_pandas(series, type=data_type, safe=True))
         except _CONVERSION_ERRORS:
             pass
         try:
-            return _cast(pa.Array.from_pandas(series, safe=True), data_type)
+            return _cast(_single_array(pa.Array.from_pandas(series, safe=True)), data_type)
         except _CONVERSION_ERRORS:
             raise self._mismatch(
                 where, f"column '{name}': expected {data_type}, got {_describe_series(series)}"
@@ -445,7 +449,9 @@ class OutputConverter:
         columns = rows.flatten()
         return self._finish(columns, where)
 
-    def _values_as(self, values: List[Any], data_type: pa.DataType, zoned: bool, where: str) -> pa.Array:
+    def _values_as(
+        self, values: List[Any], data_type: pa.DataType, zoned: bool, where: str
+    ) -> pa.Array:
         if zoned:
             if not _is_zoned(data_type) or any(
                 getattr(value, "tzinfo", None) is not None for value in values
@@ -479,7 +485,9 @@ class OutputConverter:
                     )
             else:
                 items = [value]
-            for name, item, field_type in zip(self._names, items, self._types if several else [data_type]):
+            for name, item, field_type in zip(
+                self._names, items, self._types if several else [data_type]
+            ):
                 try:
                     pa.array([item], type=field_type)
                 except _CONVERSION_ERRORS:
@@ -488,6 +496,15 @@ class OutputConverter:
                         f"{type(item).__name__} values (row {row}: {item!r:.80})"
                     )
         return f"values do not convert to {data_type}"
+
+
+def _single_array(array: Any) -> pa.Array:
+    """One array out of what ``from_pandas`` gives (chunked for Arrow-backed pandas columns)."""
+    if isinstance(array, pa.ChunkedArray):
+        if array.num_chunks == 1:
+            return array.chunk(0)
+        return array.combine_chunks()
+    return array
 
 
 def _cast(array: pa.Array, data_type: pa.DataType) -> pa.Array:

@@ -20,9 +20,10 @@ import socket
 import sys
 import time
 import traceback
-from typing import Dict, NoReturn, Optional
+from typing import Dict, NoReturn
 
-import cloudpickle  # noqa: F401  (imported once here so that every worker has it)
+# Imported once, here, so that every forked worker starts with them loaded.
+import cloudpickle  # noqa: F401
 import numpy  # noqa: F401
 import pandas  # noqa: F401
 import pyarrow  # noqa: F401
@@ -75,8 +76,12 @@ def _redirect_output(output_fd: int) -> None:
     os.dup2(output_fd, 2)
     if output_fd not in (1, 2):
         os.close(output_fd)
-    sys.stdout = open(1, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False)
-    sys.stderr = open(2, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False)
+    sys.stdout = open(
+        1, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False
+    )
+    sys.stderr = open(
+        2, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False
+    )
 
 
 def _exit_status(status: int) -> tuple:
@@ -151,7 +156,12 @@ class ForkServer:
             exit_code, signal_number = _exit_status(status)
             self.control.write_json(
                 FrameType.EXITED,
-                {"worker_id": worker_id, "pid": pid, "exit_code": exit_code, "signal": signal_number},
+                {
+                    "worker_id": worker_id,
+                    "pid": pid,
+                    "exit_code": exit_code,
+                    "signal": signal_number,
+                },
             )
 
     def _handle(self, frame: Frame) -> None:
@@ -159,7 +169,8 @@ class ForkServer:
             if frame.fd is not None:
                 os.close(frame.fd)
             raise ProtocolError(
-                f"engine sent a {frame.type.name} frame to the fork server, which accepts only SPAWN"
+                f"engine sent a {frame.type.name} frame to the fork server, which accepts only "
+                "SPAWN"
             )
         output_fd = frame.fd
         try:

