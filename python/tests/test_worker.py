@@ -72,6 +72,18 @@ def all_types_batch() -> pa.RecordBatch:
             ),
             "attributes": pa.array([{"a": 1}, None, {}], pa.map_(pa.string(), pa.int64())),
             "category": pa.array(["red", None, "red"], pa.string()).dictionary_encode(),
+            "instants": pa.array(
+                [[WINTER_INSTANT, None], None, [SUMMER_INSTANT]],
+                pa.list_(pa.timestamp("us", tz="UTC")),
+            ),
+            "event": pa.array(
+                [{"at": WINTER_INSTANT, "n": 1}, None, {"at": None, "n": 3}],
+                pa.struct([("at", pa.timestamp("us", tz="Asia/Tokyo")), ("n", pa.int32())]),
+            ),
+            "schedule": pa.array(
+                [{"start": SUMMER_INSTANT}, None, {}],
+                pa.map_(pa.string(), pa.timestamp("us", tz="UTC")),
+            ),
         }
     )
 
@@ -245,6 +257,9 @@ def test_row_functions_see_python_values(engine: Engine, worker: Any) -> None:
     assert first["point"] == "dict:{'x': 1.0, 'label': 'a'}"
     assert first["attributes"] == "dict:{'a': 1}"
     assert first["category"] == "str:'red'"
+    assert first["instants"] == "list:[datetime.datetime(2024, 3, 10, 1, 30), None]"
+    assert first["event"] == "dict:{'at': datetime.datetime(2024, 3, 10, 1, 30), 'n': 1}"
+    assert last["schedule"] == "dict:{}"
     assert set(null_row.values()) == {"NoneType:None"}
 
 
