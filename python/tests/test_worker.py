@@ -663,6 +663,10 @@ def test_worker_that_dies_is_reported_by_the_fork_server(
         "exit_code": exit_code,
         "signal": signal_number,
     }
+    if signal_number is not None:
+        # The stack of the crash is in the output the engine shows with the failure.
+        assert "Fatal Python error: Segmentation fault" in worker.output.text()
+        assert "in crash" in worker.output.text()
 
 
 def chatty(value: int) -> int:
