@@ -42,6 +42,7 @@ struct PoolOptions {
   std::chrono::milliseconds start_timeout{std::chrono::seconds(60)};
   /// Receives every line the fork server and the workers write to stdout or stderr, prefixed
   /// by "[worker N] " or "[fork server] " (no trailing newline); default: the engine's stderr.
+  /// Both sinks are called on the pool's own threads; they must not throw or call the pool.
   std::function<void(const std::string& line)> output_sink;
   /// Receives the pool's own log lines (rejected connections, replaced workers); default: the
   /// engine's stderr, prefixed by "bowstring worker pool: ".
@@ -80,7 +81,8 @@ class WorkerPool;
 
 /// Exclusive use of a worker for one call. Returns it to the pool on destruction, unless
 /// `discard()` was called (the worker failed or its connection is in an unknown state), in
-/// which case it is killed and closed, and the pool starts another when needed.
+/// which case it is killed and closed, and the pool starts another when needed. A lease must
+/// not outlive its pool (it may outlive `shutdown`).
 class WorkerLease {
  public:
   WorkerLease(WorkerLease&&) noexcept;
@@ -123,15 +125,17 @@ class WorkerPool {
 
   PoolStats stats() const;
   const PoolOptions& options() const;
-  /// The listening socket (for tests of the handshake).
+  /// The listening socket and the secret a worker must present on it (for tests of the
+  /// handshake).
   const std::string& socket_path() const;
+  const std::string& secret() const;
   pid_t fork_server_pid() const;
   /// Processes of the workers currently alive.
   std::vector<pid_t> worker_pids() const;
 
  private:
   friend class WorkerLease;
-  void release(std::shared_ptr<Worker> worker, bool discard);
+  void release(const std::shared_ptr<Worker>& worker, bool discard);
   class Impl;
   std::unique_ptr<Impl> impl_;
 };
