@@ -602,6 +602,22 @@ def test_unknown_session_time_zone_is_an_error(engine: Engine, worker: Any) -> N
     assert result.error["batch"] is None
 
 
+def undecodable_name(value: int) -> int:
+    # A file name that is not UTF-8, as os.fsdecode gives it: it holds a lone surrogate.
+    raise FileNotFoundError(os.fsdecode(b"missing-\xff.csv"))
+
+
+def test_error_message_that_is_not_utf8_is_reported(engine: Engine, worker: Any) -> None:
+    batches = numbered_batches(2, 2)
+    schema = batches[0].schema
+    result = engine.call(worker, "rows", undecodable_name, batches, schema, schema)
+    assert result.error["exception"] == "FileNotFoundError"
+    assert result.error["message"] == "missing-\\udcff.csv"
+    assert "FileNotFoundError: missing-\\udcff.csv" in result.error["traceback"]
+    again = engine.call(worker, "rows", plus_one_row, batches, schema, schema)
+    assert again.error is None and again.metrics["rows_out"] == 4
+
+
 def unpicklable_function() -> Any:
     raise RuntimeError("cannot be loaded")
 

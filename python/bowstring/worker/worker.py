@@ -234,6 +234,12 @@ def _describe(error: BaseException) -> str:
         return f"<{type(error).__name__} whose message cannot be shown>"
 
 
+def _utf8_text(text: str) -> str:
+    """``text`` with what UTF-8 cannot encode (lone surrogates, as ``os.fsdecode`` makes of
+    undecodable file names) written as backslash escapes."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _write_stream(sink: Any, batch: pa.RecordBatch) -> None:
     """Writes ``batch`` to ``sink`` as a whole IPC stream (schema, dictionaries, batch, end)."""
     with pa.ipc.RecordBatchStreamWriter(sink, batch.schema, options=_WRITE_OPTIONS) as writer:
@@ -350,9 +356,9 @@ class Worker:
         try:
             return encode_json(
                 {
-                    "exception": type(error).__name__,
-                    "message": _describe(error),
-                    "traceback": format_user_traceback(error),
+                    "exception": _utf8_text(type(error).__name__),
+                    "message": _utf8_text(_describe(error)),
+                    "traceback": _utf8_text(format_user_traceback(error)),
                     "batch": call.current_batch,
                 }
             )
