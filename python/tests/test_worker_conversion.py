@@ -126,3 +126,20 @@ def test_row_results_that_do_not_convert_name_the_row(values: list, message: str
     output = OutputConverter(schema, "f", ZONE)
     with pytest.raises(ResultMismatchError, match=message):
         output.from_rows(values, "for input batch 3")
+
+
+def test_wall_clock_times_in_a_transition_are_read_as_standard_time() -> None:
+    # 02:30 does not exist on 2024-03-10 in New York and 01:30 occurs twice on 2024-11-03: both
+    # are read with the offset of standard time (UTC-5), as Python's datetime.timestamp() and
+    # the JVM read a time skipped by the clock.
+    walls = [datetime.datetime(2024, 3, 10, 2, 30), datetime.datetime(2024, 11, 3, 1, 30)]
+    instants = [
+        datetime.datetime(2024, 3, 10, 7, 30, tzinfo=UTC),
+        datetime.datetime(2024, 11, 3, 6, 30, tzinfo=UTC),
+    ]
+    schema = pa.schema([("t", ZONED)])
+    output = OutputConverter(schema, "f", ZONE)
+    from_rows = output.from_rows(walls, "for input batch 0")
+    from_series = output.from_series_result(pd.Series(walls), "for input batch 0")
+    assert from_rows.column(0).to_pylist() == instants
+    assert from_series.column(0).to_pylist() == instants

@@ -34,9 +34,10 @@ _CONVERSION_ERRORS = (
     ValueError,
     OverflowError,
 )
-# PySpark reads an ambiguous or nonexistent wall-clock time as standard time.
+# PySpark reads an ambiguous wall-clock time as standard time (the later instant); a time the
+# clock skips is read with the offset in force before the skip, as the JVM and
+# ``datetime.timestamp()`` do (02:30 on a spring-forward night becomes 03:30 daylight time).
 _AMBIGUOUS = "latest"
-_NONEXISTENT = "latest"
 _PANDAS_OPTIONS = {
     "date_as_object": True,
     "coerce_temporal_nanoseconds": True,
@@ -433,15 +434,28 @@ class OutputConverter:
 
     def _from_wall(self, wall: pa.Array, data_type: pa.DataType, name: str, where: str) -> pa.Array:
         def leaf(array: pa.Array, target: pa.DataType) -> pa.Array:
-            zoned = pc.assume_timezone(
-                array, self._zone_name, ambiguous=_AMBIGUOUS, nonexistent=_NONEXISTENT
-            )
+            try:
+                zoned = pc.assume_timezone(
+                    array, self._zone_name, ambiguous=_AMBIGUOUS, nonexistent="raise"
+                )
+            except pa.ArrowInvalid:
+                zoned = self._skipped_times_shifted(array)
             return _cast(zoned, target)
 
         try:
             return _rebuild(wall, data_type, leaf)
         except _CONVERSION_ERRORS as error:
             raise self._mismatch(where, f"column '{name}': {error}") from None
+
+    def _skipped_times_shifted(self, wall: pa.Array) -> pa.Array:
+        """``wall`` (naive times, some of them skipped by the clock) as instants, each read
+        with the offset in force just before it (only called when some time was skipped)."""
+        before = pc.assume_timezone(
+            wall, self._zone_name, ambiguous=_AMBIGUOUS, nonexistent="earliest"
+        )
+        offsets = pc.subtract(pc.local_timestamp(before), before.cast(wall.type))
+        instants = pc.subtract(wall, offsets)
+        return instants.cast(pa.timestamp(wall.type.unit, tz=self._zone_name))
 
     # Row results.
 
