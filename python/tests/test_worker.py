@@ -132,13 +132,25 @@ def same_frames(frames: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
     yield from frames
 
 
-def same_series(*columns: pd.Series) -> pd.DataFrame:
-    return pd.concat(columns, axis=1)
+def as_series(column: Any) -> pd.Series:
+    """A struct argument (a DataFrame of its fields) as a Series of dicts, rows of nulls as
+    None, so that it converts back to the struct column it came from."""
+    if isinstance(column, pd.Series):
+        return column
+    rows = column.to_dict("records")
+    return pd.Series(
+        [None if all(pd.isna(value) for value in row.values()) else row for row in rows],
+        dtype=object,
+    )
+
+
+def same_series(*columns: Any) -> pd.DataFrame:
+    return pd.concat([as_series(column) for column in columns], axis=1)
 
 
 def same_series_iter(batches: Iterator[Any]) -> Iterator[pd.DataFrame]:
     for columns in batches:
-        yield pd.concat(columns, axis=1)
+        yield pd.concat([as_series(column) for column in columns], axis=1)
 
 
 def same_row(*values: Any) -> tuple:
@@ -379,6 +391,26 @@ def test_series_function_returning_a_struct_as_a_frame(engine: Engine, worker: A
     result = engine.call(worker, "pandas_series", pair_frame, batches, batches[0].schema, output)
     assert result.error is None, result.error
     assert result.batches[0].column(0).to_pylist() == [{"n": 0, "half": 0.0}, {"n": 1, "half": 0.5}]
+
+
+def describe_struct_argument(point: Any, numbers: pd.Series) -> pd.Series:
+    assert isinstance(point, pd.DataFrame), type(point)
+    assert isinstance(numbers, pd.Series), type(numbers)
+    return point["label"].fillna("-") + ":" + point["x"].astype(str)
+
+
+def test_series_functions_receive_struct_columns_as_frames(engine: Engine, worker: Any) -> None:
+    batch = all_types_batch().select(["point", "numbers"])
+    output = pa.schema([("seen", pa.string())])
+    for kind, function in [
+        ("pandas_series", describe_struct_argument),
+        ("pandas_series_iter", lambda batches: (describe_struct_argument(*b) for b in batches)),
+    ]:
+        result = engine.call(
+            worker, kind, function, [batch], batch.schema, output, name="describe_struct"
+        )
+        assert result.error is None, result.error
+        assert result.batches[0].column(0).to_pylist() == ["a:1.0", None, "-:-2.0"]
 
 
 def two_columns_iter(batches: Iterator[pd.Series]) -> Iterator[pd.DataFrame]:

@@ -2,8 +2,9 @@
 
 Input: timestamps with a time zone are shown as wall-clock times in the session time zone
 without a zone (naive pandas timestamps, naive ``datetime``); dates are ``datetime.date``,
-decimals ``decimal.Decimal``, structs and maps dicts, lists numpy arrays in pandas and Python
-lists for row functions, dictionary columns pandas ``Categorical`` (plain values for rows).
+decimals ``decimal.Decimal``, structs and maps dicts (a struct argument of a pandas UDF is a
+DataFrame of its fields), lists numpy arrays in pandas and Python lists for row functions,
+dictionary columns pandas ``Categorical`` (plain values for rows).
 
 Output: every result is checked against the output schema (names, count, types by safe
 conversion, nullability, and row counts where the kind fixes them); naive timestamps are read
@@ -159,6 +160,9 @@ class InputConverter:
         self._zoned = [i for i, field in enumerate(schema) if _holds_zoned(field.type)]
         self._wall_schema = pa.schema([field.with_type(_wall_type(field.type)) for field in schema])
         self._has_metadata = bool(schema.metadata)
+        self._structs = [pa.types.is_struct(field.type) for field in schema]
+        if not any(self._structs):
+            self._structs = []
         # Null-free columns of these types become Python lists fastest through numpy.
         self._through_numpy = [
             pa.types.is_integer(field.type)
@@ -187,9 +191,16 @@ class InputConverter:
         """The batch as a DataFrame (``pandas`` kind)."""
         return self._wall_batch(batch).to_pandas(**_PANDAS_OPTIONS)
 
-    def to_series(self, batch: pa.RecordBatch) -> List[pd.Series]:
-        """One Series per column (``pandas_series`` kinds)."""
-        return [column.to_pandas(**_PANDAS_OPTIONS) for column in self._wall_batch(batch).columns]
+    def to_series(self, batch: pa.RecordBatch) -> List[Any]:
+        """One Series per column (``pandas_series`` kinds), except that a struct column is a
+        DataFrame of its fields, as PySpark gives pandas UDFs their struct arguments."""
+        columns = self._wall_batch(batch).columns
+        if not self._structs:
+            return [column.to_pandas(**_PANDAS_OPTIONS) for column in columns]
+        return [
+            _struct_frame(column) if is_struct else column.to_pandas(**_PANDAS_OPTIONS)
+            for column, is_struct in zip(columns, self._structs)
+        ]
 
     def to_pylists(self, batch: pa.RecordBatch) -> List[list]:
         """One list of Python values per column (``rows`` kind)."""
@@ -201,6 +212,15 @@ class InputConverter:
             else:
                 lists.append(column.to_pylist(maps_as_pydicts="lossy"))
         return lists
+
+
+def _struct_frame(column: pa.StructArray) -> pd.DataFrame:
+    """A struct column as a DataFrame with one column per field (a null struct shows as a row
+    of nulls, as in PySpark)."""
+    if column.type.num_fields == 0:
+        return pd.DataFrame(index=pd.RangeIndex(len(column)))
+    names = [field.name for field in column.type]
+    return pa.Table.from_arrays(column.flatten(), names=names).to_pandas(**_PANDAS_OPTIONS)
 
 
 def _python_value_to_wall(value: Any, data_type: pa.DataType, zone: zoneinfo.ZoneInfo) -> Any:
