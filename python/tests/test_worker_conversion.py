@@ -113,6 +113,16 @@ def test_frames_are_matched_by_name_or_else_by_position() -> None:
         output.from_frame(pd.DataFrame({"a": [1], "c": ["x"]}), "in output batch 0")
 
 
+def test_frame_without_columns_or_rows_is_an_empty_result() -> None:
+    # PySpark accepts pd.DataFrame() as "no rows" from mapInPandas and applyInPandas functions.
+    schema = pa.schema([("a", pa.int64()), ("b", pa.string())])
+    output = OutputConverter(schema, "f", ZONE)
+    result = output.from_frame(pd.DataFrame(), "in output batch 0")
+    assert result.schema == schema and result.num_rows == 0
+    with pytest.raises(ResultMismatchError, match=r"a DataFrame of 0 columns \[\], expected 2"):
+        output.from_frame(pd.DataFrame(index=range(3)), "in output batch 0")
+
+
 @pytest.mark.parametrize(
     "values,message",
     [

@@ -367,6 +367,9 @@ class OutputConverter:
         """A ``pandas.DataFrame`` result holding every output column."""
         if not isinstance(frame, pd.DataFrame):
             raise self._mismatch(where, f"a {type(frame).__name__}, expected a pandas.DataFrame")
+        if len(frame.columns) == 0 and len(frame) == 0 and self._names:
+            # PySpark takes pd.DataFrame() for "no rows", whatever the output schema.
+            return pa.RecordBatch.from_pylist([], schema=self.schema)
         series = self._frame_columns(frame, self._names, where)
         return self._finish(
             [self._series_to_array(s, i, where) for i, s in enumerate(series)], where
