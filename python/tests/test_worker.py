@@ -650,6 +650,21 @@ def test_error_message_that_is_not_utf8_is_reported(engine: Engine, worker: Any)
     assert again.error is None and again.metrics["rows_out"] == 4
 
 
+def exit_early(value: int) -> int:
+    sys.exit(f"giving up at {value}")
+
+
+def test_function_calling_sys_exit_is_an_error(engine: Engine, worker: Any) -> None:
+    batches = numbered_batches(2, 2)
+    schema = batches[0].schema
+    result = engine.call(worker, "rows", exit_early, batches, schema, schema)
+    assert result.error["exception"] == "SystemExit"
+    assert result.error["message"] == "giving up at 0"
+    assert "in exit_early" in result.error["traceback"]
+    again = engine.call(worker, "rows", plus_one_row, batches, schema, schema)
+    assert again.error is None and again.metrics["rows_out"] == 4
+
+
 def unpicklable_function() -> Any:
     raise RuntimeError("cannot be loaded")
 

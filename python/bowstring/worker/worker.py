@@ -337,7 +337,9 @@ class Worker:
             self._execute(call)
         except ProtocolError:
             raise
-        except Exception as error:
+        except BaseException as error:
+            # SystemExit and KeyboardInterrupt too: only the user's code raises them here (the
+            # worker ignores SIGINT), and PySpark reports them like any other exception.
             if call.broken is not None:
                 raise call.broken from None
             report = self._error_report(call, error)
@@ -350,7 +352,7 @@ class Worker:
             self._drain(call)
             self._restore_reserve()
 
-    def _error_report(self, call: Call, error: Exception) -> bytes:
+    def _error_report(self, call: Call, error: BaseException) -> bytes:
         if isinstance(error, MemoryError):
             self._release_reserve()
         try:
