@@ -679,8 +679,37 @@ def test_function_that_cannot_be_loaded_is_an_error(engine: Engine, worker: Any)
     result = engine.call(
         worker, "rows", LoadFailure(), batches, batches[0].schema, batches[0].schema, name="broken"
     )
-    assert result.error["exception"] == "RuntimeError"
-    assert result.error["message"] == "cannot be loaded"
+    assert result.error["exception"] == "FunctionLoadError"
+    assert result.error["message"] == (
+        "function 'broken' could not be loaded in the worker: RuntimeError: cannot be loaded"
+    )
+    assert result.error["batch"] is None
+    traceback = result.error["traceback"]
+    assert "in unpicklable_function\n    raise RuntimeError" in traceback
+    assert "RuntimeError: cannot be loaded" in traceback
+
+
+def test_function_from_a_module_the_worker_cannot_import_is_an_error(
+    engine: Engine, worker: Any, tmp_path: Any, monkeypatch: Any
+) -> None:
+    (tmp_path / "driver_only_module.py").write_text("def helper(value):\n    return value\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import driver_only_module
+
+    batches = numbered_batches(1, 2)
+    schema = batches[0].schema
+    try:
+        result = engine.call(worker, "rows", driver_only_module.helper, batches, schema, schema)
+    finally:
+        del sys.modules["driver_only_module"]
+    assert result.error["exception"] == "FunctionLoadError"
+    assert result.error["message"].startswith(
+        "function 'helper' could not be loaded in the worker: ModuleNotFoundError: No module "
+        "named 'driver_only_module' (modules the function uses must be importable in the "
+        "workers"
+    )
+    again = engine.call(worker, "rows", plus_one_row, batches, schema, schema)
+    assert again.error is None and again.metrics["rows_out"] == 2
 
 
 # Processes.

@@ -40,7 +40,15 @@ from bowstring.worker.protocol import (
     require_field,
 )
 
-__all__ = ["KINDS", "TRANSPORTS", "Worker", "connect", "format_user_traceback", "run_worker"]
+__all__ = [
+    "KINDS",
+    "TRANSPORTS",
+    "FunctionLoadError",
+    "Worker",
+    "connect",
+    "format_user_traceback",
+    "run_worker",
+]
 
 KINDS = ("arrow", "pandas", "pandas_series", "pandas_series_iter", "rows")
 TRANSPORTS = ("socket", "shm")
@@ -58,6 +66,10 @@ _WRITE_OPTIONS = pa.ipc.IpcWriteOptions()
 # Mapping every page at once is cheaper than faulting them in one by one as they are read.
 _INPUT_MAP_FLAGS = mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0)
 _END_OF_STREAM = b"\xff\xff\xff\xff\x00\x00\x00\x00"
+
+
+class FunctionLoadError(Exception):
+    """The pickled function of a command could not be loaded in the worker."""
 
 
 class Call:
@@ -227,6 +239,26 @@ def format_user_traceback(error: BaseException) -> str:
     return "".join(formatted.format())
 
 
+def _load_function(call: Call) -> Callable:
+    """The call's function, unpickled; ``FunctionLoadError`` (caused by what failed) names the
+    function when that fails."""
+    try:
+        return cloudpickle.loads(memoryview(call.pickled_function))
+    except MemoryError:
+        raise
+    except Exception as error:
+        hint = ""
+        if isinstance(error, ImportError):
+            hint = (
+                " (modules the function uses must be importable in the workers, or be sent "
+                "with the function: cloudpickle.register_pickle_by_value)"
+            )
+        raise FunctionLoadError(
+            f"function '{call.name}' could not be loaded in the worker: "
+            f"{type(error).__name__}: {_describe(error)}{hint}"
+        ) from error
+
+
 def _describe(error: BaseException) -> str:
     try:
         return str(error)
@@ -368,7 +400,7 @@ class Worker:
             return _MEMORY_ERROR_PAYLOAD
 
     def _execute(self, call: Call) -> None:
-        function = cloudpickle.loads(memoryview(call.pickled_function))
+        function = _load_function(call)
         zone = call.config.get("session_time_zone", "UTC")
         load_zone(zone)
         inputs = InputConverter(call.input_schema, zone)
