@@ -474,9 +474,21 @@ def one_result_too_few(batches: Iterator[pd.Series]) -> Iterator[pd.Series]:
             yield values
 
 
+def returns_a_frame(frames: Iterator[pd.DataFrame]) -> pd.DataFrame:
+    return pd.concat(list(frames))
+
+
 @pytest.mark.parametrize(
     "kind,function,output,batch,message",
     [
+        (
+            "pandas",
+            returns_a_frame,
+            pa.schema([("x", pa.int64())]),
+            2,
+            "function 'returns_a_frame' returned a DataFrame, expected an iterator of "
+            "pandas.DataFrame (yield each result rather than return it)",
+        ),
         (
             "pandas_series",
             shorten_batch_two,

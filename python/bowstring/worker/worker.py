@@ -21,6 +21,7 @@ import traceback
 from typing import Any, Callable, Iterator, List, Optional
 
 import cloudpickle
+import pandas as pd
 import pyarrow as pa
 
 from bowstring.worker.conversion import (
@@ -66,6 +67,8 @@ _WRITE_OPTIONS = pa.ipc.IpcWriteOptions()
 # Mapping every page at once is cheaper than faulting them in one by one as they are read.
 _INPUT_MAP_FLAGS = mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0)
 _END_OF_STREAM = b"\xff\xff\xff\xff\x00\x00\x00\x00"
+# What an iterator function yields; returned instead, it is a mistake.
+_SINGLE_RESULTS = (pd.DataFrame, pd.Series, pa.RecordBatch, pa.Table)
 
 
 class FunctionLoadError(Exception):
@@ -554,6 +557,12 @@ class Worker:
         function pulls it is not counted as the function's."""
         start = _clock()
         results = function(inputs)
+        if isinstance(results, _SINGLE_RESULTS):
+            # Iterable, but over its columns or rows: returned where it should have yielded.
+            raise ResultMismatchError(
+                f"function '{call.name}' returned a {type(results).__name__}, expected an "
+                f"iterator of {returns} (yield each result rather than return it)"
+            )
         try:
             results = iter(results)
         except TypeError:
