@@ -662,6 +662,26 @@ def test_error_message_that_is_not_utf8_is_reported(engine: Engine, worker: Any)
     assert again.error is None and again.metrics["rows_out"] == 4
 
 
+class UnprintableError(Exception):
+    def __str__(self) -> str:
+        raise ValueError("no text")
+
+
+def raise_unprintable(value: int) -> int:
+    raise UnprintableError()
+
+
+def test_exception_whose_text_cannot_be_made_is_reported(engine: Engine, worker: Any) -> None:
+    batches = numbered_batches(2, 2)
+    schema = batches[0].schema
+    result = engine.call(worker, "rows", raise_unprintable, batches, schema, schema)
+    assert result.error["exception"] == "UnprintableError"
+    assert result.error["message"] == "<UnprintableError whose message cannot be shown>"
+    assert "in raise_unprintable\n    raise UnprintableError()" in result.error["traceback"]
+    again = engine.call(worker, "rows", plus_one_row, batches, schema, schema)
+    assert again.error is None and again.metrics["rows_out"] == 4
+
+
 def exit_early(value: int) -> int:
     sys.exit(f"giving up at {value}")
 
