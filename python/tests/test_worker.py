@@ -569,6 +569,28 @@ def test_non_nullable_output_column_rejects_nulls(engine: Engine, worker: Any) -
     )
 
 
+def nulls_under_a_non_nullable_schema(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.Table]:
+    schema = pa.schema([pa.field("x", pa.int64(), nullable=False)])
+    for batch in batches:
+        # from_pylist with a schema does not check nullability: the worker must.
+        yield pa.Table.from_pylist(batch.to_pylist(), schema=schema)
+
+
+def test_result_declaring_the_output_schema_is_checked_for_nulls(
+    engine: Engine, worker: Any
+) -> None:
+    batch = pa.record_batch({"x": pa.array([1, None])})
+    output = pa.schema([pa.field("x", pa.int64(), nullable=False)])
+    result = engine.call(
+        worker, "arrow", nulls_under_a_non_nullable_schema, [batch], batch.schema, output
+    )
+    assert result.batches == []
+    assert result.error["message"] == (
+        "function 'nulls_under_a_non_nullable_schema' returned a wrong result in output batch 0: "
+        "column 'x' is not nullable but holds 1 nulls"
+    )
+
+
 def test_arrow_results_are_cast_safely_to_the_output_types(engine: Engine, worker: Any) -> None:
     batch = pa.record_batch({"x": pa.array([1, 2], pa.int32())})
     wider = pa.schema([("x", pa.int64())])

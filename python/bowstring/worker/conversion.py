@@ -313,7 +313,7 @@ class OutputConverter:
                 f"of {expected} rows"
             )
 
-    def _finish(self, columns: List[pa.Array], where: str) -> pa.RecordBatch:
+    def _check_nulls(self, columns: List[pa.Array], where: str) -> None:
         for i in self._non_nullable:
             if columns[i].null_count:
                 raise self._mismatch(
@@ -321,6 +321,9 @@ class OutputConverter:
                     f"column '{self._names[i]}' is not nullable but holds "
                     f"{columns[i].null_count} nulls",
                 )
+
+    def _finish(self, columns: List[pa.Array], where: str) -> pa.RecordBatch:
+        self._check_nulls(columns, where)
         return pa.RecordBatch.from_arrays(columns, schema=self.schema)
 
     # Arrow results.
@@ -340,6 +343,10 @@ class OutputConverter:
         if schema.names != self._names:
             self._check_names(schema.names, where)
         if schema.equals(self.schema):
+            # A schema declared non-nullable does not make pyarrow check for nulls.
+            if self._non_nullable:
+                for batch in batches:
+                    self._check_nulls(batch.columns, where)
             return batches
         return [self._arrow_batch(batch, where) for batch in batches]
 
