@@ -6,19 +6,41 @@ Arrow PyCapsule interface, without copying: ``bowstring.Table(pyarrow_table)`` i
 and files.
 """
 
-from bowstring._core import (
-    Array,
-    ChunkedArray,
-    DataType,
-    Field,
-    RecordBatch,
-    RecordBatchReader,
-    Schema,
-    Table,
-    __version__,
-    allocator_stats,
+import importlib as _importlib
+import typing as _typing
+
+if _typing.TYPE_CHECKING:
+    from bowstring import ipc
+    from bowstring._core import (
+        Array,
+        ChunkedArray,
+        DataType,
+        Field,
+        RecordBatch,
+        RecordBatchReader,
+        Schema,
+        Table,
+        __version__,
+        allocator_stats,
+    )
+
+# The compiled extension is loaded on first use of one of its names, so that the pure-Python
+# parts (the worker processes, `python -m bowstring.worker`) run where it is not built.
+_CORE_NAMES = frozenset(
+    {
+        "Array",
+        "ChunkedArray",
+        "DataType",
+        "Field",
+        "RecordBatch",
+        "RecordBatchReader",
+        "Schema",
+        "Table",
+        "__version__",
+        "allocator_stats",
+    }
 )
-from bowstring import ipc
+_SUBMODULES = frozenset({"ipc"})
 
 __all__ = [
     "Array",
@@ -33,3 +55,18 @@ __all__ = [
     "allocator_stats",
     "ipc",
 ]
+
+
+def __getattr__(name: str) -> _typing.Any:
+    if name in _CORE_NAMES:
+        core = _importlib.import_module("bowstring._core")
+        value = getattr(core, name)
+        globals()[name] = value
+        return value
+    if name in _SUBMODULES:
+        return _importlib.import_module(f"bowstring.{name}")
+    raise AttributeError(f"module 'bowstring' has no attribute '{name}'")
+
+
+def __dir__() -> _typing.List[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -5,6 +5,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "bowstring/memory/allocator.h"
 #include "bowstring/memory/buffer.h"
@@ -58,7 +59,8 @@ class FrameSocket {
   /// Reads the next frame. Throws `IoError` "<peer> closed the connection" when the peer closed
   /// at a frame boundary, and `IoError` naming the frame otherwise (closed inside a frame,
   /// unknown type, nonzero reserved word, payload over `kMaxFramePayload`, more than one
-  /// descriptor). Payload memory comes from `allocator`.
+  /// descriptor, a descriptor missing from a `SPAWN` or `SHM_BATCH` frame or sent with any
+  /// other). Payload memory comes from `allocator`.
   Frame read(Allocator* allocator = default_allocator());
   /// Writes one frame whose payload is the concatenation of `parts` (gathered, not copied),
   /// with `fd` attached when >= 0. Throws `IoError` when the peer is gone (never SIGPIPE).
@@ -69,6 +71,8 @@ class FrameSocket {
 
   int fd() const { return socket_.get(); }
   const std::string& peer() const { return peer_; }
+  /// Renames the peer once it is known (after a handshake); only before the socket is shared.
+  void set_peer(std::string peer) { peer_ = std::move(peer); }
 
  private:
   UniqueFd socket_;

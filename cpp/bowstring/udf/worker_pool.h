@@ -80,7 +80,8 @@ class WorkerPool;
 
 /// Exclusive use of a worker for one call. Returns it to the pool on destruction, unless
 /// `discard()` was called (the worker failed or its connection is in an unknown state), in
-/// which case it is killed and closed, and the pool starts another when needed.
+/// which case it is killed and closed, and the pool starts another when needed. A lease must
+/// not outlive its pool (it may outlive `shutdown`).
 class WorkerLease {
  public:
   WorkerLease(WorkerLease&&) noexcept;
@@ -123,15 +124,17 @@ class WorkerPool {
 
   PoolStats stats() const;
   const PoolOptions& options() const;
-  /// The listening socket (for tests of the handshake).
+  /// The listening socket and the secret a worker must present on it (for tests of the
+  /// handshake).
   const std::string& socket_path() const;
+  const std::string& secret() const;
   pid_t fork_server_pid() const;
   /// Processes of the workers currently alive.
   std::vector<pid_t> worker_pids() const;
 
  private:
   friend class WorkerLease;
-  void release(std::shared_ptr<Worker> worker, bool discard);
+  void release(const std::shared_ptr<Worker>& worker, bool discard);
   class Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bowstring/udf/worker_pool.h"
+
+/// Worker pools running this source tree's Python worker, for tests.
+namespace bowstring::testing {
+
+/// Collects the lines given to a sink, for assertions. Copies share the lines; the sink may be
+/// called from any thread.
+class LineCollector {
+ public:
+  LineCollector();
+
+  std::function<void(const std::string& line)> sink() const;
+  std::vector<std::string> lines() const;
+  /// Whether some line contains `text`.
+  bool contains(std::string_view text) const;
+  /// Waits until some line contains `text`; false when none did within `timeout`.
+  bool wait_for(std::string_view text,
+                std::chrono::milliseconds timeout = std::chrono::seconds(30)) const;
+  /// All lines, one per line of the result (for failure messages).
+  std::string text() const;
+
+ private:
+  struct State;
+  std::shared_ptr<State> state_;
+};
+
+/// The interpreter the build was configured with (CMake's `Python_EXECUTABLE`).
+std::string python_executable();
+
+/// Pool options that run `<source tree>/python`'s worker with that interpreter. Output and log
+/// lines go to the collectors when given (else to stderr, as by default).
+udf::PoolOptions python_pool_options(const LineCollector* output = nullptr,
+                                     const LineCollector* log = nullptr);
+
+}  // namespace bowstring::testing
