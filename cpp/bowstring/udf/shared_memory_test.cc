@@ -1,0 +1,125 @@
+#include "bowstring/udf/shared_memory.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <fstream>
+#include <string>
+
+#include "bowstring/testing/test_util.h"
+#include "bowstring/util/error.h"
+
+namespace bowstring::udf {
+namespace {
+
+// Mappings of the memory file named `name` in this process.
+int count_mappings(const std::string& name) {
+  std::ifstream maps("/proc/self/maps");
+  int count = 0;
+  for (std::string line; std::getline(maps, line);) {
+    if (line.find("/memfd:" + name + " ") != std::string::npos) {
+      ++count;
+    }
+  }
+  return count;
+}
+
+// A sealed memory file named `name` holding `content`.
+UniqueFd memory_file_with(const std::string& name, const std::string& content) {
+  UniqueFd fd = create_shared_memory(name, static_cast<int64_t>(content.size()));
+  {
+    SharedMemoryWriter writer(fd.get(), static_cast<int64_t>(content.size()));
+    std::memcpy(writer.bytes().data(), content.data(), content.size());
+  }
+  seal_shared_memory(fd.get());
+  return fd;
+}
+
+TEST(SharedMemory, IsCloseOnExecAndSizedExactly) {
+  const UniqueFd fd = create_shared_memory("bowstring-test-size", 12345);
+  EXPECT_NE(::fcntl(fd.get(), F_GETFD) & FD_CLOEXEC, 0);
+  EXPECT_EQ(::lseek(fd.get(), 0, SEEK_END), 12345);
+}
+
+TEST(SharedMemory, MapsWhatWasWritten) {
+  const std::string content = "stream bytes " + std::string(10000, 'x');
+  const UniqueFd fd = memory_file_with("bowstring-test-content", content);
+  const std::shared_ptr<Buffer> mapped =
+      map_shared_memory(fd.get(), static_cast<int64_t>(content.size()), "test file");
+  ASSERT_EQ(mapped->size(), static_cast<int64_t>(content.size()));
+  EXPECT_EQ(std::string(mapped->data_as<char>(), content.size()), content);
+  // Mapped memory belongs to no allocator.
+  EXPECT_EQ(mapped->allocator(), nullptr);
+}
+
+TEST(SharedMemory, APrefixCanBeMapped) {
+  const UniqueFd fd = memory_file_with("bowstring-test-prefix", "0123456789");
+  const std::shared_ptr<Buffer> mapped = map_shared_memory(fd.get(), 4, "test file");
+  EXPECT_EQ(std::string(mapped->data_as<char>(), 4), "0123");
+}
+
+TEST(SharedMemory, BuffersKeepTheMappingAliveAndTheLastOneUnmapsIt) {
+  const std::string name = "bowstring-test-lifetime";
+  std::shared_ptr<Buffer> slice;
+  {
+    UniqueFd fd = memory_file_with(name, std::string(100000, 'y'));
+    std::shared_ptr<Buffer> mapped = map_shared_memory(fd.get(), 100000, "test file");
+    EXPECT_EQ(count_mappings(name), 1);
+    fd.reset();
+    slice = Buffer::slice(mapped, 99990, 10);
+  }
+  // The descriptor and the whole buffer are gone; the slice still reads the mapping.
+  EXPECT_EQ(count_mappings(name), 1);
+  EXPECT_EQ(std::string(slice->data_as<char>(), 10), std::string(10, 'y'));
+  slice.reset();
+  EXPECT_EQ(count_mappings(name), 0);
+}
+
+TEST(SharedMemory, AWriterUnmapsOnDestruction) {
+  const std::string name = "bowstring-test-writer";
+  const UniqueFd fd = create_shared_memory(name, 8192);
+  {
+    SharedMemoryWriter writer(fd.get(), 8192);
+    EXPECT_EQ(count_mappings(name), 1);
+  }
+  EXPECT_EQ(count_mappings(name), 0);
+}
+
+TEST(SharedMemory, ASealedFileCannotChange) {
+  const UniqueFd fd = memory_file_with("bowstring-test-sealed", "fixed");
+  EXPECT_NE(::ftruncate(fd.get(), 0), 0);
+  EXPECT_NE(::ftruncate(fd.get(), 4096), 0);
+  EXPECT_NE(::pwrite(fd.get(), "x", 1, 0), 1);
+  EXPECT_NE(::fcntl(fd.get(), F_GET_SEALS) & F_SEAL_WRITE, 0);
+}
+
+TEST(SharedMemory, RefusesALengthPastTheEndOfTheFile) {
+  const UniqueFd fd = memory_file_with("bowstring-test-short", "short");
+  EXPECT_EQ(testing::error_message<IoError>([&] { map_shared_memory(fd.get(), 6, "frame 7"); }),
+            "frame 7 claims 6 bytes but its memory file holds 5 bytes");
+  EXPECT_EQ(testing::error_message<IoError>([&] { map_shared_memory(fd.get(), -1, "frame 7"); }),
+            "frame 7 claims a negative length of -1 bytes");
+}
+
+TEST(SharedMemory, RefusesADescriptorThatIsNoFile) {
+  int ends[2];
+  ASSERT_EQ(::pipe2(ends, O_CLOEXEC), 0);
+  const UniqueFd read_end(ends[0]);
+  const UniqueFd write_end(ends[1]);
+  EXPECT_EQ(testing::error_message<IoError>([&] { map_shared_memory(ends[0], 1, "frame 8"); }),
+            "the descriptor of frame 8 is not a memory file");
+}
+
+TEST(SharedMemory, AnEmptyLengthMapsNothing) {
+  const std::string name = "bowstring-test-empty";
+  const UniqueFd fd = create_shared_memory(name, 0);
+  const std::shared_ptr<Buffer> mapped = map_shared_memory(fd.get(), 0, "test file");
+  EXPECT_EQ(mapped->size(), 0);
+  EXPECT_NE(mapped->data(), nullptr);
+  EXPECT_EQ(count_mappings(name), 0);
+}
+
+}  // namespace
+}  // namespace bowstring::udf
