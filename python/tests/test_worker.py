@@ -19,7 +19,8 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from worker_harness import Engine, WorkerGone, wait_until
+from bowstring.worker.protocol import FrameType
+from worker_harness import TIMEOUT, Engine, WorkerGone, command_payload, send_batch, wait_until
 
 # Functions defined here are sent by value: workers cannot import this module.
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
@@ -71,6 +72,18 @@ def all_types_batch() -> pa.RecordBatch:
             ),
             "attributes": pa.array([{"a": 1}, None, {}], pa.map_(pa.string(), pa.int64())),
             "category": pa.array(["red", None, "red"], pa.string()).dictionary_encode(),
+            "instants": pa.array(
+                [[WINTER_INSTANT, None], None, [SUMMER_INSTANT]],
+                pa.list_(pa.timestamp("us", tz="UTC")),
+            ),
+            "event": pa.array(
+                [{"at": WINTER_INSTANT, "n": 1}, None, {"at": None, "n": 3}],
+                pa.struct([("at", pa.timestamp("us", tz="Asia/Tokyo")), ("n", pa.int32())]),
+            ),
+            "schedule": pa.array(
+                [{"start": SUMMER_INSTANT}, None, {}],
+                pa.map_(pa.string(), pa.timestamp("us", tz="UTC")),
+            ),
         }
     )
 
@@ -244,6 +257,9 @@ def test_row_functions_see_python_values(engine: Engine, worker: Any) -> None:
     assert first["point"] == "dict:{'x': 1.0, 'label': 'a'}"
     assert first["attributes"] == "dict:{'a': 1}"
     assert first["category"] == "str:'red'"
+    assert first["instants"] == "list:[datetime.datetime(2024, 3, 10, 1, 30), None]"
+    assert first["event"] == "dict:{'at': datetime.datetime(2024, 3, 10, 1, 30), 'n': 1}"
+    assert last["schedule"] == "dict:{}"
     assert set(null_row.values()) == {"NoneType:None"}
 
 
@@ -647,6 +663,10 @@ def test_worker_that_dies_is_reported_by_the_fork_server(
         "exit_code": exit_code,
         "signal": signal_number,
     }
+    if signal_number is not None:
+        # The stack of the crash is in the output the engine shows with the failure.
+        assert "Fatal Python error: Segmentation fault" in worker.output.text()
+        assert "in crash" in worker.output.text()
 
 
 def chatty(value: int) -> int:
@@ -682,9 +702,6 @@ def test_fork_server_stops_its_workers_when_the_control_socket_closes(tmp_path: 
             busy = engine.spawn()
             batches = numbered_batches(1, 1)
             schema = batches[0].schema
-            from bowstring.worker.protocol import FrameType
-            from worker_harness import command_payload, send_batch
-
             busy.connection.write(
                 FrameType.COMMAND, command_payload("rows", sleep_long, schema, schema)
             )
@@ -701,3 +718,40 @@ def test_fork_server_stops_its_workers_when_the_control_socket_closes(tmp_path: 
                 os.kill(pid, 0)
     finally:
         subreaper(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+
+
+def test_worker_rejected_by_the_engine_exits_with_a_message(engine: Engine) -> None:
+    worker = engine.spawn(welcome=False)
+    report = engine.wait_exit(worker)
+    assert report["exit_code"] == 1
+    assert f"bowstring worker {worker.worker_id}: the engine closed the connection before " in (
+        worker.output.text()
+    )
+
+
+def test_fork_server_refuses_frames_other_than_spawn() -> None:
+    engine = Engine()
+    try:
+        engine.control.write(FrameType.BATCH, b"")
+        assert engine.control.read() is None
+        assert engine.fork_server.wait(TIMEOUT) == 1
+        assert (
+            "bowstring fork server: engine sent a BATCH frame to the fork server, which accepts "
+            "only SPAWN" in engine.log()
+        )
+    finally:
+        engine.kill()
+
+
+def test_workers_die_with_the_fork_server() -> None:
+    engine = Engine()
+    try:
+        worker = engine.spawn()
+        engine.fork_server.kill()
+        engine.fork_server.wait(TIMEOUT)
+        # The worker's end of its output pipe closes when it dies.
+        worker.output.join(TIMEOUT)
+        assert not worker.output.is_alive()
+        assert wait_until(lambda: not os.path.exists(f"/proc/{worker.pid}"))
+    finally:
+        engine.kill()

@@ -174,8 +174,9 @@ class Engine:
         assert frame is not None, f"fork server closed its control socket: {self.log()}"
         return frame
 
-    def spawn(self, memory_limit: int = 0) -> WorkerHandle:
-        """Asks the fork server for a worker and accepts its authenticated connection."""
+    def spawn(self, memory_limit: int = 0, welcome: bool = True) -> WorkerHandle:
+        """Asks the fork server for a worker and accepts its authenticated connection; without
+        ``welcome`` the connection is closed after HELLO, as the engine rejects one."""
         worker_id = self._next_worker_id
         self._next_worker_id += 1
         read_fd, write_fd = os.pipe2(os.O_CLOEXEC)
@@ -208,7 +209,10 @@ class Engine:
         assert hello["worker_id"] == worker_id
         assert hello["pid"] == spawned["pid"]
         assert hello["protocol_version"] == 1
-        connection.write(FrameType.WELCOME, b"{}")
+        if welcome:
+            connection.write(FrameType.WELCOME, b"{}")
+        else:
+            connection.close()
         handle = WorkerHandle(worker_id, spawned["pid"], connection, output, hello)
         self.workers[worker_id] = handle
         return handle

@@ -94,44 +94,52 @@ def _wall_type(data_type: pa.DataType) -> pa.DataType:
 
 
 def _list_parts(array: pa.Array) -> tuple:
-    """Offsets starting at 0 and the matching slice of the values of a (sliced) list array."""
+    """Offsets of a (sliced) list or map array rebased to start at 0, and the range of its
+    values they cover."""
     offsets = array.offsets
     first = offsets[0].as_py()
+    end = offsets[len(offsets) - 1].as_py()
     if first:
         offsets = pc.subtract(offsets, pa.scalar(first, offsets.type))
-    end = offsets[len(offsets) - 1].as_py()
     return offsets, first, end
 
 
 def _rebuild(
     array: pa.Array, target: pa.DataType, leaf: Callable[[pa.Array, pa.DataType], pa.Array]
 ) -> pa.Array:
-    """``array`` rebuilt as type ``target`` (of the same shape), with ``leaf`` converting each
-    timestamp array where ``target`` has a time zone."""
+    """``array`` rebuilt in the shape of ``target``, with ``leaf`` converting each timestamp
+    array where ``target`` has a time zone (the result's types are what ``leaf`` makes)."""
     if pa.types.is_timestamp(target):
         return leaf(array, target) if target.tz is not None else array
     if not _holds_zoned(target):
         return array
     mask = array.is_null() if array.null_count else None
     if pa.types.is_struct(target):
-        children = [
-            _rebuild(array.field(i), target.field(i).type, leaf) for i in range(target.num_fields)
-        ]
-        return pa.StructArray.from_arrays(children, fields=list(target), mask=mask)
+        fields = list(target)
+        children = [_rebuild(array.field(i), field.type, leaf) for i, field in enumerate(fields)]
+        fields = [field.with_type(child.type) for field, child in zip(fields, children)]
+        return pa.StructArray.from_arrays(children, fields=fields, mask=mask)
     if pa.types.is_fixed_size_list(target):
         size = target.list_size
         values = array.values.slice(array.offset * size, len(array) * size)
-        return pa.FixedSizeListArray.from_arrays(
-            _rebuild(values, target.value_type, leaf), type=target, mask=mask
-        )
+        values = _rebuild(values, target.value_type, leaf)
+        list_type = pa.list_(target.value_field.with_type(values.type), size)
+        return pa.FixedSizeListArray.from_arrays(values, type=list_type, mask=mask)
     offsets, first, end = _list_parts(array)
     if pa.types.is_map(target):
-        keys = _rebuild(array.keys.slice(first, end), target.key_type, leaf)
-        items = _rebuild(array.items.slice(first, end), target.item_type, leaf)
-        return pa.MapArray.from_arrays(offsets, keys, items, type=target, mask=mask)
-    values = _rebuild(array.values.slice(first, end), target.value_type, leaf)
-    array_class = pa.LargeListArray if pa.types.is_large_list(target) else pa.ListArray
-    return array_class.from_arrays(offsets, values, type=target, mask=mask)
+        keys = _rebuild(array.keys.slice(first, end - first), target.key_type, leaf)
+        items = _rebuild(array.items.slice(first, end - first), target.item_type, leaf)
+        map_type = pa.map_(
+            target.key_field.with_type(keys.type), target.item_field.with_type(items.type)
+        )
+        return pa.MapArray.from_arrays(offsets, keys, items, type=map_type, mask=mask)
+    values = _rebuild(array.values.slice(first, end - first), target.value_type, leaf)
+    value_field = target.value_field.with_type(values.type)
+    if pa.types.is_large_list(target):
+        return pa.LargeListArray.from_arrays(
+            offsets, values, type=pa.large_list(value_field), mask=mask
+        )
+    return pa.ListArray.from_arrays(offsets, values, type=pa.list_(value_field), mask=mask)
 
 
 class InputConverter:
@@ -444,10 +452,10 @@ class OutputConverter:
         if len(self._names) > 1 or pa.types.is_struct(row_type):
             values = [tuple(value) if isinstance(value, list) else value for value in values]
         if len(self._names) == 1:
-            return self._finish([self._values_as(values, row_type, self._zoned[0], where)], where)
+            column = self._values_as(values, row_type, self._zoned[0], where)
+            return self._finish([column], where)
         rows = self._values_as(values, row_type, any(self._zoned), where)
-        columns = rows.flatten()
-        return self._finish(columns, where)
+        return self._finish(rows.flatten(), where)
 
     def _values_as(
         self, values: List[Any], data_type: pa.DataType, zoned: bool, where: str
@@ -458,7 +466,8 @@ class OutputConverter:
             ):
                 values = [_python_value_to_wall(value, data_type, self._zone) for value in values]
             wall = self._values_as(values, _wall_type(data_type), False, where)
-            return self._from_wall(wall, data_type, self._names[0], where)
+            name = self._names[0] if len(self._names) == 1 else "/".join(self._names)
+            return self._from_wall(wall, data_type, name, where)
         try:
             return pa.array(values, type=data_type)
         except _CONVERSION_ERRORS:

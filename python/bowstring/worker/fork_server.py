@@ -11,6 +11,7 @@ the rest, reaps them all and exits.
 from __future__ import annotations
 
 import ctypes
+import faulthandler
 import os
 import platform
 import resource
@@ -214,6 +215,8 @@ class ForkServer:
             if os.getppid() != parent:
                 os._exit(1)
             _redirect_output(output_fd)
+            # A crash prints the Python stack to the output the engine shows with the failure.
+            faulthandler.enable(sys.stderr)
             limit_memory(memory_limit)
             worker.run_worker(socket_path, secret, worker_id)
             status = 0
