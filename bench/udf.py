@@ -82,47 +82,36 @@ def best_time(job: Callable[[], object], repetitions: int) -> float:
 def bowstring_times(table: pa.Table, repetitions: int) -> Dict[Tuple[str, int, str], float]:
     """{(job, workers, transport): seconds}."""
     values = table.select(["v"])
+    # job: (function, data, kind, schema)
     jobs = {
-        "arrow": lambda pool, workers, transport: udf.map_batches(
-            identity,
-            table,
-            pool=pool,
-            workers=workers,
-            transport=transport,
-            batch_size=BATCH_SIZE,
-        ),
-        "pandas_series": lambda pool, workers, transport: udf.map_batches(
-            times_two_plus_one,
-            values,
-            kind="pandas_series",
-            schema="v double",
-            pool=pool,
-            workers=workers,
-            transport=transport,
-            batch_size=BATCH_SIZE,
-        ),
-        "rows": lambda pool, workers, transport: udf.map_batches(
-            times_two_plus_one,
-            values,
-            kind="rows",
-            schema="v double",
-            pool=pool,
-            workers=workers,
-            transport=transport,
-            batch_size=BATCH_SIZE,
-        ),
+        "arrow": (identity, table, "arrow", None),
+        "pandas_series": (times_two_plus_one, values, "pandas_series", "v double"),
+        "rows": (times_two_plus_one, values, "rows", "v double"),
     }
     times = {}
     for workers in WORKER_COUNTS:
         with udf.WorkerPool(max_workers=workers) as pool:
-            for name, start in jobs.items():
+            for name, (function, data, kind, schema) in jobs.items():
                 for transport in TRANSPORTS:
-                    times[(name, workers, transport)] = best_time(
-                        lambda: pa.table(start(pool, workers, transport)), repetitions
-                    )
+
+                    def job() -> pa.Table:
+                        return pa.table(
+                            udf.map_batches(
+                                function,
+                                data,
+                                kind=kind,
+                                schema=schema,
+                                workers=workers,
+                                batch_size=BATCH_SIZE,
+                                pool=pool,
+                                transport=transport,
+                            )
+                        )
+
+                    seconds = best_time(job, repetitions)
+                    times[(name, workers, transport)] = seconds
                     print(
-                        f"  bowstring {name:14} {workers} worker(s) {transport:7}"
-                        f"{times[(name, workers, transport)]:8.3f} s",
+                        f"  bowstring {name:14} {workers} worker(s) {transport:7}{seconds:8.3f} s",
                         file=sys.stderr,
                     )
     return times

@@ -386,6 +386,9 @@ def map_batches(
     bowstring.errors.CancelledError
         While reading: ``cancel()`` was called.
 
+    Another library reading the results through ``__arrow_c_stream__`` raises its own
+    exception instead (``pyarrow.lib.ArrowInvalid``, for one), with the same message.
+
     Examples
     --------
     >>> import pyarrow as pa

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import decimal
 import math
+import sys
 from zoneinfo import ZoneInfo
 
+import cloudpickle
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -20,6 +22,9 @@ from udf_support import (
     assert_tables_equal,
     every_type_table,
 )
+
+# The workers cannot import this module: its functions travel by value.
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
 ROWS = 100
 # Small batches, so that every run has several batches and partitions.

@@ -3,11 +3,17 @@ pandas computing the same in this process."""
 
 from __future__ import annotations
 
+import sys
+
+import cloudpickle
 import numpy as np
 import pyarrow as pa
 import pytest
 
 from bowstring import udf
+
+# The workers cannot import this module: its functions travel by value.
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
 ROWS = 10_000_000
 

@@ -7,9 +7,11 @@ from __future__ import annotations
 import os
 import re
 import stat
+import sys
 import threading
 from pathlib import Path
 
+import cloudpickle
 import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
@@ -18,6 +20,9 @@ import bowstring
 from bowstring import udf
 from bowstring.errors import ParseException
 from udf_support import wait_until
+
+# The workers cannot import this module: its functions travel by value.
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
 DATA = pa.table({"k": pa.array(range(200), pa.int64()), "v": pa.array([i / 4 for i in range(200)])})
 PACKAGE_PARENT = str(Path(bowstring.__file__).resolve().parent.parent)
@@ -76,7 +81,7 @@ def test_workers_are_reused(pool):
 
         return os.getpid()
 
-    one_batch = DATA.slice(0, 10)
+    one_batch = DATA.slice(0, 10).select(["k"])
     first = pa.table(udf.map_batches(pid, one_batch, kind="rows", schema="pid long", pool=pool))
     second = pa.table(udf.map_batches(pid, one_batch, kind="rows", schema="pid long", pool=pool))
     assert set(first.column("pid").to_pylist()) | set(second.column("pid").to_pylist()) <= set(
@@ -264,7 +269,7 @@ def test_unknown_kind(pool):
 
 
 def test_schema_errors(pool):
-    with pytest.raises(ParseException, match="unknown data type 'strin' at position 9"):
+    with pytest.raises(ParseException, match="unknown data type 'strin' at position 10"):
         udf.map_batches(identity, DATA, schema="k long, v strin", pool=pool)
     with pytest.raises(TypeError, match="schema must be a DDL string"):
         udf.map_batches(identity, DATA, schema=42, pool=pool)

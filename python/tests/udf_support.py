@@ -92,6 +92,14 @@ def unique_key_maps(rng: np.random.Generator, n: int) -> pa.Array:
     return pa.array(values, type=pa.map_(pa.string(), pa.int32()))
 
 
+def categories(rng: np.random.Generator, n: int) -> pa.Array:
+    """A dictionary<int32, string> column, some null; its dictionary holds distinct values and
+    no null, as a pandas Categorical's categories must."""
+    dictionary = pa.array(["red", "green", "blue", "", "ünïcödé", "😀", "a longer category name"])
+    indices = pa.array(rng.integers(0, len(dictionary), n), pa.int32(), mask=rng.random(n) < 0.2)
+    return pa.DictionaryArray.from_arrays(indices, dictionary)
+
+
 def float_exact_int64(rng: np.random.Generator, n: int) -> pa.Array:
     """int64 values exactly representable as float64 (pandas holds integer columns with nulls
     as float64), some null."""
@@ -109,6 +117,15 @@ def unambiguous_timestamps(rng: np.random.Generator, n: int, type_: pa.DataType)
     )
     values = np.where(local_hours < 4, values + 6 * 3_600_000_000, values)
     return pa.array(values, type=pa.int64(), mask=rng.random(n) < 0.2).view(type_)
+
+
+def int64_lists(rng: np.random.Generator, n: int) -> pa.Array:
+    """list<int64> values, some null, holding some nulls, each exactly representable as a
+    float64 (pandas holds a list of integers with nulls as a float64 array)."""
+    offsets = np.concatenate([[0], np.cumsum(rng.integers(0, 5, n))]).astype(np.int32)
+    values = float_exact_int64(rng, int(offsets[-1]))
+    mask = pa.array(rng.random(n) < 0.2)
+    return pa.ListArray.from_arrays(pa.array(offsets), values, mask=mask)
 
 
 def every_type_table(rows: int, seed: int = 7) -> pa.Table:
@@ -131,11 +148,11 @@ def every_type_table(rows: int, seed: int = 7) -> pa.Table:
         "ts_session": unambiguous_timestamps(rng, rows, pa.timestamp("us", SESSION_TIME_ZONE)),
         "ts_naive": random_array(pa.timestamp("us"), rows, rng),
         "amount": random_array(pa.decimal128(10, 2), rows, rng),
-        "ints": random_array(pa.list_(pa.int64()), rows, rng),
+        "ints": int64_lists(rng, rows),
         "words": random_array(pa.list_(pa.string()), rows, rng),
         "point": random_array(pa.struct([("x", pa.int32()), ("y", pa.string())]), rows, rng),
         "counts": unique_key_maps(rng, rows),
-        "category": random_array(pa.dictionary(pa.int32(), pa.string()), rows, rng),
+        "category": categories(rng, rows),
     }
     return pa.table(columns)
 
