@@ -91,32 +91,30 @@ def main() -> int:
 
     started = time.perf_counter()
     with udf.WorkerPool(max_workers=WORKERS) as pool:
-        pool_seconds = time.perf_counter() - started
-        started = time.perf_counter()
-        result = udf.map_batches(
-            enrich,
-            readings,
-            kind="pandas",
-            schema=ENRICHED,
-            pool=pool,
-            session_time_zone=SESSION_TIME_ZONE,
-        )
-        enriched = pa.table(result)
-        worker_seconds = time.perf_counter() - started
-        metrics = result.metrics
+        print(f"worker pool of {WORKERS} started in {time.perf_counter() - started:.3f} s")
+        # The first call also forks the workers; the second finds them ready.
+        for call in ("first call", "second call"):
+            started = time.perf_counter()
+            result = udf.map_batches(
+                enrich,
+                readings,
+                kind="pandas",
+                schema=ENRICHED,
+                pool=pool,
+                session_time_zone=SESSION_TIME_ZONE,
+            )
+            enriched = pa.table(result)
+            metrics = result.metrics
+            print(
+                f"enrich in the worker pool, {call}: {time.perf_counter() - started:.3f} s "
+                f"({metrics['partitions']} partitions, {metrics['batches_in']} batches, "
+                f"{metrics['function_seconds']:.3f} s inside the function, "
+                f"peak worker memory {metrics['peak_memory_bytes'] / 1e6:.0f} MB)"
+            )
 
     started = time.perf_counter()
     expected = in_process(readings)
-    local_seconds = time.perf_counter() - started
-
-    print(f"worker pool of {WORKERS} started in {pool_seconds:.3f} s")
-    print(
-        f"enrich in the worker pool: {worker_seconds:.3f} s "
-        f"({metrics['partitions']} partitions, {metrics['batches_in']} batches, "
-        f"{metrics['function_seconds']:.3f} s inside the function, "
-        f"peak worker memory {metrics['peak_memory_bytes'] / 1e6:.0f} MB)"
-    )
-    print(f"enrich in this process:    {local_seconds:.3f} s")
+    print(f"enrich in this process: {time.perf_counter() - started:.3f} s")
     print(f"alerts: {enriched.column('alert').to_pandas().sum():,}")
     print(enriched.slice(0, 5).to_pandas().to_string(index=False))
 
