@@ -42,6 +42,7 @@ struct PoolOptions {
   std::chrono::milliseconds start_timeout{std::chrono::seconds(60)};
   /// Receives every line the fork server and the workers write to stdout or stderr, prefixed
   /// by "[worker N] " or "[fork server] " (no trailing newline); default: the engine's stderr.
+  /// Both sinks are called on the pool's own threads; they must not throw or call the pool.
   std::function<void(const std::string& line)> output_sink;
   /// Receives the pool's own log lines (rejected connections, replaced workers); default: the
   /// engine's stderr, prefixed by "bowstring worker pool: ".

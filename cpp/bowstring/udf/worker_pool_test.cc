@@ -263,6 +263,30 @@ TEST_F(PoolTest, WaitingForAWorkerCanBeCancelled) {
             "waiting for a Python worker was cancelled");
 }
 
+TEST_F(PoolTest, CancellingWhileAWorkerStartsLeavesItForTheNextAcquire) {
+  PoolOptions settings = options();
+  settings.max_workers = 1;
+  WorkerPool pool(settings);
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    CancellationToken cancel;
+    // Usually lands while the worker starts; wherever it lands, no worker may be lost.
+    std::thread canceller([&] {
+      std::this_thread::sleep_for(milliseconds(1));
+      cancel.cancel();
+    });
+    try {
+      WorkerLease lease = pool.acquire(cancel);
+    } catch (const Cancelled& error) {
+      EXPECT_EQ(std::string(error.what()), "waiting for a Python worker was cancelled");
+    }
+    canceller.join();
+    WorkerLease lease = pool.acquire();
+    EXPECT_GT(lease->pid(), 0);
+    EXPECT_EQ(pool.stats().workers_started, 1);
+    EXPECT_EQ(pool.stats().workers_alive, 1);
+  }
+}
+
 TEST_F(PoolTest, IdleWorkersAreRetired) {
   PoolOptions settings = options();
   settings.idle_timeout = milliseconds(50);
