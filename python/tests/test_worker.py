@@ -10,6 +10,7 @@ import decimal
 import json
 import os
 import signal
+import subprocess
 import sys
 import time
 from typing import Any, Iterator, List
@@ -20,7 +21,15 @@ import pyarrow as pa
 import pytest
 
 from bowstring.worker.protocol import FrameType
-from worker_harness import TIMEOUT, Engine, WorkerGone, command_payload, send_batch, wait_until
+from worker_harness import (
+    PACKAGE_ROOT,
+    TIMEOUT,
+    Engine,
+    WorkerGone,
+    command_payload,
+    send_batch,
+    wait_until,
+)
 
 # Functions defined here are sent by value: workers cannot import this module.
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
@@ -755,3 +764,22 @@ def test_workers_die_with_the_fork_server() -> None:
         assert wait_until(lambda: not os.path.exists(f"/proc/{worker.pid}"))
     finally:
         engine.kill()
+
+
+def test_worker_runs_without_the_compiled_extension() -> None:
+    # A None entry in sys.modules makes every import of the extension fail.
+    script = (
+        "import sys\n"
+        "sys.modules['bowstring._core'] = None\n"
+        "import bowstring, bowstring.worker.__main__, bowstring.worker.fork_server\n"
+        "try:\n"
+        "    bowstring.Table\n"
+        "except ImportError:\n"
+        "    print('extension needed only for Table')\n"
+    )
+    environment = dict(os.environ, PYTHONPATH=str(PACKAGE_ROOT))
+    result = subprocess.run(
+        [sys.executable, "-c", script], env=environment, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "extension needed only for Table\n"

@@ -100,10 +100,7 @@ std::shared_ptr<Buffer> EncodedBatch::to_buffer(Allocator* allocator) const {
 
 UniqueFd EncodedBatch::to_shared_memory() const {
   UniqueFd fd = create_shared_memory("bowstring-batch", size_);
-  {
-    SharedMemoryWriter mapping(fd.get(), size_);
-    copy_to(mapping.bytes().data());
-  }
+  write_shared_memory(fd.get(), parts());
   seal_shared_memory(fd.get());
   return fd;
 }

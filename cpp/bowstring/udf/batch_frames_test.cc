@@ -178,6 +178,7 @@ TEST(BatchFrames, MappingsAreReleasedWithTheirBatches) {
   const RecordBatch batch = int64_batch(1000);
   {
     std::vector<RecordBatch> received;
+    received.reserve(5);
     for (int i = 0; i < 5; ++i) {
       received.push_back(read_batch_frame(send(sockets, batch, Carrier::kSharedMemory)));
     }

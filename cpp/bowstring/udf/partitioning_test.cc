@@ -38,6 +38,7 @@ std::vector<int64_t> values_of(const std::vector<RecordBatch>& batches) {
 
 std::vector<int64_t> row_counts(const std::vector<RecordBatch>& batches) {
   std::vector<int64_t> counts;
+  counts.reserve(batches.size());
   for (const RecordBatch& batch : batches) {
     counts.push_back(batch.num_rows());
   }

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
-#include <cstring>
 #include <deque>
 #include <exception>
 #include <list>
@@ -405,6 +404,8 @@ class RunReader final : public PythonRunReader {
     std::chrono::steady_clock::time_point deadline;
     bool killed = false;
     bool timed_out = false;
+    // Waiting for room in the result queue: the deadline moves on by the time waited.
+    bool paused = false;
   };
 
   // Registers a call for as long as it runs; a call that was killed loses its worker.
@@ -523,8 +524,8 @@ class RunReader final : public PythonRunReader {
       socket.write(FrameType::kCommand, command_);
       feed.emplace(socket, batches, options_);
       const RunMetrics metrics = read_results(index, worker, active.call());
-      // An iterator function may stop before its input ends: the writer stops early and the
-      // worker discards what it did not read, up to END_OF_DATA.
+      // The worker completes only after reading its input up to END_OF_DATA (it drops what the
+      // function left unread), so the writer is done; were it not, the rest is not sent.
       feed->stop();
       if (feed->join() != nullptr) {
         lease.discard();
@@ -607,12 +608,24 @@ class RunReader final : public PythonRunReader {
 
   // Queues a result of partition `index`; while it is the partition `next()` reads, waits for
   // room. False when the call was stopped meanwhile.
-  bool deliver(int64_t index, const Call& call, RecordBatch batch) {
+  bool deliver(int64_t index, Call& call, RecordBatch batch) {
     std::unique_lock lock(mutex_);
     Partition& partition = partitions_.at(index);
-    changed_.wait(lock, [&] {
+    const auto has_room = [&] {
       return call.killed || index != current_ || partition.results.size() < kQueuedResults;
-    });
+    };
+    if (!has_room()) {
+      // Time spent waiting for the caller to take results does not count against the call's
+      // timeout: the function is not what is slow.
+      const auto start = std::chrono::steady_clock::now();
+      call.paused = true;
+      changed_.wait(lock, has_room);
+      call.paused = false;
+      if (call.deadline != std::chrono::steady_clock::time_point::max()) {
+        call.deadline += std::chrono::steady_clock::now() - start;
+      }
+      watchdog_wake_.notify_all();
+    }
     if (call.killed) {
       return false;
     }
@@ -710,7 +723,7 @@ class RunReader final : public PythonRunReader {
       const auto now = std::chrono::steady_clock::now();
       auto next_deadline = std::chrono::steady_clock::time_point::max();
       for (Call& call : calls_) {
-        if (call.killed) {
+        if (call.killed || call.paused) {
           continue;
         }
         if (call.deadline <= now) {

@@ -59,7 +59,8 @@ struct RunOptions {
   std::string session_time_zone = "UTC";
   /// Passed to the worker in the command's `config` as is.
   std::map<std::string, std::string> config;
-  /// Limit on each partition's call; the worker is killed when it is exceeded.
+  /// Limit on each partition's call; the worker is killed when it is exceeded. Time the call
+  /// waits for the caller to take its results does not count.
   std::optional<std::chrono::milliseconds> timeout;
   /// Cancelling kills the workers of the run and fails it with `Cancelled`.
   CancellationToken cancel;

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -262,7 +264,7 @@ def f(batches):
     EXPECT_EQ(error.exception_type(), "ZeroDivisionError");
     EXPECT_EQ(error.message(), "division by zero");
     EXPECT_EQ(error.batch(), 0);
-    const std::string traceback = error.traceback();
+    const std::string& traceback = error.traceback();
     // The functions were defined by code run from a string, so their lines show no source.
     EXPECT_NE(traceback.find("line 7, in f"), std::string::npos) << traceback;
     EXPECT_NE(traceback.find("line 3, in divide"), std::string::npos) << traceback;
@@ -392,7 +394,8 @@ TEST_F(PythonRunnerTest, AWorkerBreakingTheProtocolIsAWorkerFailure) {
       {sending("FrameType.COMPLETE", "b'{}'"),
        "the engine killed it: it sent COMPLETE where a result batch or END_OF_DATA belongs"},
   };
-  for (const auto& [source, expected] : cases) {
+  for (const auto& [function_source, expected] : cases) {
+    const std::string& source = function_source;
     const std::string message = error_message<WorkerFailure>([&] {
       run(function(FunctionKind::kArrow, source, numbers(0, 0).schema()), numbers_table(10, 10));
     });
@@ -425,6 +428,22 @@ def f(batches):
   // The pool replaces the worker.
   const Table input = numbers_table(300, 100);
   EXPECT_TRUE(run(identity(), input).equals(input));
+}
+
+TEST_F(PythonRunnerTest, WaitingForTheCallerDoesNotCountAgainstTheTimeout) {
+  RunOptions options;
+  options.timeout = std::chrono::milliseconds(1500);
+  options.max_records_per_batch = 100;
+  const Table input = numbers_table(3000, 100);
+  const std::unique_ptr<PythonRunReader> reader =
+      run_python(pool(), identity(), reader_of(input), options);
+  // Taking the results takes twice the timeout; the worker needs far less.
+  std::vector<RecordBatch> batches;
+  while (std::optional<RecordBatch> batch = reader->next()) {
+    batches.push_back(std::move(*batch));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_TRUE(Table::from_batches(input.schema(), batches).equals(input));
 }
 
 const char* const kEndlessLoop = R"(
@@ -462,12 +481,22 @@ TEST_F(PythonRunnerTest, CancellingFromAnotherThreadStopsAnEndlessLoop) {
 }
 
 TEST_F(PythonRunnerTest, DestroyingTheReaderStopsTheRun) {
+  const char* const announced_loop = R"(
+def f(batches):
+    for batch in batches:
+        print("looping on rows from", batch.column(0)[0].as_py(), flush=True)
+        while True:
+            pass
+        yield batch
+)";
   {
     RunOptions options;
     options.partition_rows = 10;
+    options.parallelism = 2;
     const std::unique_ptr<PythonRunReader> reader =
-        run_python(pool(), function(FunctionKind::kArrow, kEndlessLoop, numbers(0, 0).schema()),
+        run_python(pool(), function(FunctionKind::kArrow, announced_loop, numbers(0, 0).schema()),
                    reader_of(numbers_table(100, 10)), options);
+    ASSERT_TRUE(output_.wait_for("looping on rows from 10")) << output_.text();
   }
   {
     RunOptions options;
@@ -476,7 +505,30 @@ TEST_F(PythonRunnerTest, DestroyingTheReaderStopsTheRun) {
         run_python(pool(), identity(), reader_of(numbers_table(100000, 1000)), options);
     EXPECT_TRUE(reader->next().has_value());
   }
-  EXPECT_LE(pool()->stats().workers_alive, pool()->options().max_workers);
+  // Every lease came back: the pool hands out all its workers at once (a lease kept by a
+  // thread of either run would make this wait until the guard gives up).
+  CancellationToken give_up;
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool acquired = false;
+  std::thread guard([&] {
+    std::unique_lock lock(mutex);
+    if (!changed.wait_for(lock, std::chrono::seconds(60), [&] { return acquired; })) {
+      give_up.cancel();
+    }
+  });
+  {
+    std::vector<WorkerLease> leases;
+    for (int i = 0; i < pool()->options().max_workers; ++i) {
+      leases.push_back(pool()->acquire(give_up));
+    }
+  }
+  {
+    std::lock_guard lock(mutex);
+    acquired = true;
+  }
+  changed.notify_all();
+  guard.join();
   const Table input = numbers_table(300, 100);
   EXPECT_TRUE(run(identity(), input).equals(input));
 }
@@ -497,12 +549,14 @@ TEST_F(PythonRunnerTest, EmptyInputGivesNoResults) {
 TEST_F(PythonRunnerTest, SeveralRunsShareOnePool) {
   constexpr int kRuns = 3;
   std::vector<Table> inputs;
+  inputs.reserve(kRuns);
   std::vector<Table> outputs(kRuns, Table::from_batches(numbers(0, 0).schema(), {}));
   for (int i = 0; i < kRuns; ++i) {
     inputs.push_back(numbers_table(3000 + 1000 * i, 700));
   }
   const PythonFunction function = identity();
   std::vector<std::thread> threads;
+  threads.reserve(kRuns);
   std::vector<std::string> errors(kRuns);
   for (int i = 0; i < kRuns; ++i) {
     threads.emplace_back([&, i] {

@@ -3,10 +3,14 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <system_error>
+#include <vector>
 
 #include "bowstring/util/error.h"
 
@@ -28,39 +32,54 @@ UniqueFd create_shared_memory(const std::string& name, int64_t size) {
   }
   UniqueFd fd(::memfd_create(name.c_str(), MFD_CLOEXEC | MFD_ALLOW_SEALING));
   if (!fd) {
-    throw_io_error("cannot create the memory file " + name, errno);
+    const int error = errno;
+    throw_io_error("cannot create the memory file " + name, error);
   }
   if (::ftruncate(fd.get(), size) != 0) {
-    throw_io_error("cannot size the memory file " + name + " to " + byte_count(size), errno);
+    const int error = errno;
+    throw_io_error("cannot size the memory file " + name + " to " + byte_count(size), error);
   }
   return fd;
 }
 
-SharedMemoryWriter::SharedMemoryWriter(int fd, int64_t size) : size_(size) {
-  if (size == 0) {
-    return;
+void write_shared_memory(int fd, std::span<const std::span<const uint8_t>> parts) {
+  std::vector<iovec> pending;
+  pending.reserve(parts.size());
+  for (const std::span<const uint8_t> part : parts) {
+    if (!part.empty()) {
+      pending.push_back({const_cast<uint8_t*>(part.data()), part.size()});
+    }
   }
-  // Populating up front faults every page in one call rather than one page at a time while the
-  // bytes are copied in.
-  void* address = ::mmap(nullptr, static_cast<size_t>(size), PROT_READ | PROT_WRITE,
-                         MAP_SHARED | MAP_POPULATE, fd, 0);
-  if (address == MAP_FAILED) {
-    throw_io_error("cannot map " + byte_count(size) + " of memory file fd " + std::to_string(fd) +
-                       " for writing",
-                   errno);
-  }
-  data_ = static_cast<uint8_t*>(address);
-}
-
-SharedMemoryWriter::~SharedMemoryWriter() {
-  if (data_ != nullptr) {
-    ::munmap(data_, static_cast<size_t>(size_));
+  off_t offset = 0;
+  size_t first = 0;  // The first iovec with bytes left to write.
+  while (first < pending.size()) {
+    const int count = static_cast<int>(std::min<size_t>(pending.size() - first, IOV_MAX));
+    ssize_t written = ::pwritev(fd, pending.data() + first, count, offset);
+    if (written < 0) {
+      const int error = errno;
+      if (error == EINTR) {
+        continue;
+      }
+      throw_io_error("cannot write into memory file fd " + std::to_string(fd) + " at offset " +
+                         std::to_string(offset),
+                     error);
+    }
+    offset += written;
+    while (first < pending.size() && static_cast<size_t>(written) >= pending[first].iov_len) {
+      written -= static_cast<ssize_t>(pending[first].iov_len);
+      ++first;
+    }
+    if (first < pending.size()) {
+      pending[first].iov_base = static_cast<uint8_t*>(pending[first].iov_base) + written;
+      pending[first].iov_len -= static_cast<size_t>(written);
+    }
   }
 }
 
 void seal_shared_memory(int fd) {
   if (::fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0) {
-    throw_io_error("cannot seal memory file fd " + std::to_string(fd), errno);
+    const int error = errno;
+    throw_io_error("cannot seal memory file fd " + std::to_string(fd), error);
   }
 }
 
@@ -70,7 +89,8 @@ std::shared_ptr<Buffer> map_shared_memory(int fd, int64_t length, const std::str
   }
   struct stat status {};
   if (::fstat(fd, &status) != 0) {
-    throw_io_error("cannot inspect the memory file of " + what, errno);
+    const int error = errno;
+    throw_io_error("cannot inspect the memory file of " + what, error);
   }
   if (!S_ISREG(status.st_mode)) {
     throw IoError("the descriptor of " + what + " is not a memory file");
@@ -85,7 +105,8 @@ std::shared_ptr<Buffer> map_shared_memory(int fd, int64_t length, const std::str
   }
   void* address = ::mmap(nullptr, static_cast<size_t>(length), PROT_READ, MAP_SHARED, fd, 0);
   if (address == MAP_FAILED) {
-    throw_io_error("cannot map " + byte_count(length) + " of the memory file of " + what, errno);
+    const int error = errno;
+    throw_io_error("cannot map " + byte_count(length) + " of the memory file of " + what, error);
   }
   // The owner unmaps when the last buffer pointing into the mapping goes (or at once, should
   // making the owner fail).

@@ -17,21 +17,10 @@ namespace bowstring::udf {
 /// shows in /proc/<pid>/maps and /proc/<pid>/fd ("memfd:<name>"). Throws `IoError`.
 UniqueFd create_shared_memory(const std::string& name, int64_t size);
 
-/// A writable shared mapping of a whole memory file, unmapped on destruction.
-class SharedMemoryWriter {
- public:
-  /// Maps the first `size` bytes of `fd` for writing; throws `IoError`.
-  SharedMemoryWriter(int fd, int64_t size);
-  ~SharedMemoryWriter();
-  SharedMemoryWriter(const SharedMemoryWriter&) = delete;
-  SharedMemoryWriter& operator=(const SharedMemoryWriter&) = delete;
-
-  std::span<uint8_t> bytes() { return {data_, static_cast<size_t>(size_)}; }
-
- private:
-  uint8_t* data_ = nullptr;
-  int64_t size_ = 0;
-};
+/// Writes `parts` one after the other into the memory file `fd` from its start (`pwritev`, so
+/// no mapping of it is made and unmade: the kernel copies into the file's pages). Throws
+/// `IoError`.
+void write_shared_memory(int fd, std::span<const std::span<const uint8_t>> parts);
 
 /// Forbids any further change of the memory file's size or contents (`F_SEAL_SHRINK`,
 /// `F_SEAL_GROW`, `F_SEAL_WRITE`, `F_SEAL_SEAL`), so a receiver's mapping can never lose its

@@ -4,9 +4,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <cstring>
 #include <fstream>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "bowstring/testing/test_util.h"
 #include "bowstring/util/error.h"
@@ -29,10 +30,9 @@ int count_mappings(const std::string& name) {
 // A sealed memory file named `name` holding `content`.
 UniqueFd memory_file_with(const std::string& name, const std::string& content) {
   UniqueFd fd = create_shared_memory(name, static_cast<int64_t>(content.size()));
-  {
-    SharedMemoryWriter writer(fd.get(), static_cast<int64_t>(content.size()));
-    std::memcpy(writer.bytes().data(), content.data(), content.size());
-  }
+  const std::span<const uint8_t> bytes(reinterpret_cast<const uint8_t*>(content.data()),
+                                       content.size());
+  write_shared_memory(fd.get(), std::vector<std::span<const uint8_t>>{bytes});
   seal_shared_memory(fd.get());
   return fd;
 }
@@ -77,14 +77,28 @@ TEST(SharedMemory, BuffersKeepTheMappingAliveAndTheLastOneUnmapsIt) {
   EXPECT_EQ(count_mappings(name), 0);
 }
 
-TEST(SharedMemory, AWriterUnmapsOnDestruction) {
-  const std::string name = "bowstring-test-writer";
-  const UniqueFd fd = create_shared_memory(name, 8192);
-  {
-    SharedMemoryWriter writer(fd.get(), 8192);
-    EXPECT_EQ(count_mappings(name), 1);
+TEST(SharedMemory, WritesPartsOneAfterTheOther) {
+  // More parts than one system call takes, some of them empty.
+  std::string expected;
+  std::vector<std::string> pieces;
+  for (int i = 0; i < 3000; ++i) {
+    pieces.push_back(i % 7 == 0 ? "" : std::to_string(i) + ",");
+    expected += pieces.back();
   }
+  std::vector<std::span<const uint8_t>> parts;
+  parts.reserve(pieces.size());
+  for (const std::string& piece : pieces) {
+    parts.emplace_back(reinterpret_cast<const uint8_t*>(piece.data()), piece.size());
+  }
+  const std::string name = "bowstring-test-parts";
+  const UniqueFd fd = create_shared_memory(name, static_cast<int64_t>(expected.size()));
+  write_shared_memory(fd.get(), parts);
+  // Written through the file, not through a mapping of it.
   EXPECT_EQ(count_mappings(name), 0);
+  EXPECT_EQ(::lseek(fd.get(), 0, SEEK_END), static_cast<off_t>(expected.size()));
+  const std::shared_ptr<Buffer> mapped =
+      map_shared_memory(fd.get(), static_cast<int64_t>(expected.size()), "test file");
+  EXPECT_EQ(std::string(mapped->data_as<char>(), expected.size()), expected);
 }
 
 TEST(SharedMemory, ASealedFileCannotChange) {

@@ -23,7 +23,9 @@ CancellationToken::CancellationToken() : state_(std::make_shared<State>()) {}
 
 void CancellationToken::cancel() {
   std::unique_lock lock(state_->mutex);
-  if (state_->cancelled.exchange(true)) return;
+  if (state_->cancelled.exchange(true)) {
+    return;
+  }
   state_->running_thread = std::this_thread::get_id();
   while (!state_->callbacks.empty()) {
     auto node = state_->callbacks.extract(state_->callbacks.begin());
@@ -39,7 +41,9 @@ void CancellationToken::cancel() {
 bool CancellationToken::cancelled() const { return state_->cancelled.load(); }
 
 void CancellationToken::throw_if_cancelled(const char* what) const {
-  if (cancelled()) throw Cancelled(what);
+  if (cancelled()) {
+    throw Cancelled(what);
+  }
 }
 
 int64_t CancellationToken::on_cancel(std::function<void()> callback) const {
@@ -56,10 +60,14 @@ int64_t CancellationToken::on_cancel(std::function<void()> callback) const {
 
 void CancellationToken::remove_callback(int64_t id) const {
   std::unique_lock lock(state_->mutex);
-  if (state_->callbacks.erase(id) > 0) return;
+  if (state_->callbacks.erase(id) > 0) {
+    return;
+  }
   // Already taken by cancel(): wait until it has run, unless this is the cancelling thread
   // itself (a callback cannot wait for its own completion).
-  if (state_->running_thread == std::this_thread::get_id()) return;
+  if (state_->running_thread == std::this_thread::get_id()) {
+    return;
+  }
   state_->callbacks_done.wait(lock, [&] { return state_->running_id != id; });
 }
 

@@ -50,7 +50,9 @@ TEST(CancellationTokenTest, RemoveWaitsForARunningCallback) {
     finished = true;
   });
   std::thread canceller([&] { token.cancel(); });
-  while (!started) std::this_thread::yield();
+  while (!started) {
+    std::this_thread::yield();
+  }
   token.remove_callback(id);
   EXPECT_TRUE(finished);
   canceller.join();

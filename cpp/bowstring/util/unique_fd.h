@@ -12,7 +12,9 @@ class UniqueFd {
   ~UniqueFd() { reset(); }
   UniqueFd(UniqueFd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
   UniqueFd& operator=(UniqueFd&& other) noexcept {
-    if (this != &other) reset(std::exchange(other.fd_, -1));
+    if (this != &other) {
+      reset(std::exchange(other.fd_, -1));
+    }
     return *this;
   }
   UniqueFd(const UniqueFd&) = delete;
