@@ -433,7 +433,7 @@ class WorkerPool::Impl {
   std::shared_ptr<PoolWorker> authenticate(FrameSocket& connection, const Frame& hello,
                                            Clock::time_point deadline);
   void control_loop();
-  void handle_control_frame(const Frame& frame, DeferredLog& log);
+  void handle_control_frame(Frame frame, DeferredLog& log);
   void monitor_loop();
   void read_output(OutputSource& source, std::vector<std::string>& lines, bool& eof);
   void reap_fork_server(milliseconds grace);
@@ -1089,9 +1089,8 @@ void WorkerPool::Impl::control_loop() {
   enum class Ending { kClosed, kRefused, kBrokeProtocol } ending = Ending::kClosed;
   try {
     while (true) {
-      const Frame frame = control_->read();
       DeferredLog log(*state_);
-      handle_control_frame(frame, log);
+      handle_control_frame(control_->read(), log);
     }
   } catch (const ForkServerRefused& error) {
     failure = error.what();
@@ -1145,9 +1144,12 @@ void WorkerPool::Impl::control_loop() {
   }
 }
 
-void WorkerPool::Impl::handle_control_frame(const Frame& frame, DeferredLog& log) {
+void WorkerPool::Impl::handle_control_frame(Frame frame, DeferredLog& log) {
   const std::string name = "the fork server's " + frame_type_name(frame.type);
   const nlohmann::json fields = parse_json_object(frame.text(), name);
+  // Freed before waiters are woken: a caller woken by an exit report may be a test whose
+  // leak check runs as soon as it returns.
+  frame.payload.reset();
   std::lock_guard lock(state_->mutex);
   switch (frame.type) {
     case FrameType::kReady: {
