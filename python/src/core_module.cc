@@ -12,6 +12,8 @@ namespace nb = nanobind;
 namespace bowstring::python {
 // ipc_bindings.cc: the engine of bowstring.ipc, Arrow IPC streams and files.
 void bind_ipc(nb::module_& module);
+// udf_bindings.cc: the engine of bowstring.udf, Python worker pools and function runs.
+void bind_udf(nb::module_& module);
 }  // namespace bowstring::python
 
 namespace {
@@ -63,4 +65,5 @@ NB_MODULE(_core, module) {
 
   bowstring::python::bind_interchange(module);
   bowstring::python::bind_ipc(module);
+  bowstring::python::bind_udf(module);
 }

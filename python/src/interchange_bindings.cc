@@ -40,9 +40,6 @@ struct PyDataType {
 struct PyField {
   FieldPtr field;
 };
-struct PySchema {
-  SchemaPtr schema;
-};
 // Readers are read with the GIL released, so two Python threads may call one at once; this
 // makes them take turns (a C stream, for one, is not thread safe).
 class SerializedReader final : public RecordBatchReader {
@@ -287,6 +284,8 @@ void check_requested_type(nb::handle requested, const TypePtr& actual) {
   }
 }
 
+}  // namespace
+
 void check_requested_schema(nb::handle requested, const SchemaPtr& actual) {
   if (requested.is_none()) {
     return;
@@ -306,6 +305,8 @@ nb::capsule schema_capsule(const Schema& schema) {
                                    [&](ArrowSchema* out) { export_schema(schema, out); });
 }
 
+namespace {
+
 nb::tuple array_capsules_of(const Array& array) {
   nb::capsule schema = make_capsule<ArrowSchema>(
       kSchemaCapsule, [&](ArrowSchema* out) { export_type(*array.type(), out); });
@@ -321,10 +322,14 @@ nb::tuple batch_capsules_of(const RecordBatch& batch) {
   return nb::make_tuple(schema, data);
 }
 
+}  // namespace
+
 nb::capsule reader_capsule(std::shared_ptr<RecordBatchReader> reader) {
   return make_capsule<ArrowArrayStream>(
       kStreamCapsule, [&](ArrowArrayStream* out) { export_reader(std::move(reader), out); });
 }
+
+namespace {
 
 nb::capsule table_stream_capsule(const Table& table) {
   return reader_capsule(std::make_shared<TableBatchReader>(table));
@@ -383,10 +388,14 @@ PyRecordBatchReader& live(PyRecordBatchReader& self) {
   return self;
 }
 
+}  // namespace
+
 const char* const kRequestedSchemaDoc =
     "``requested_schema`` (a PyCapsule holding an ArrowSchema, or None) is honoured when it "
     "describes the data as it is (metadata may differ); bowstring does not convert data on "
     "export, so any other request raises NotImplementedError.";
+
+namespace {
 
 /// Docstrings that differ between RecordBatch and Table, whose columns are chunked arrays.
 struct TabularDocs {
@@ -476,6 +485,11 @@ RecordBatch next_batch(PyRecordBatchReader& self) {
 }
 
 }  // namespace
+
+SchemaPtr schema_from(nb::handle object, const char* target) {
+  nb::object capsule = schema_capsule_of(object, target);
+  return import_schema(capsule_struct<ArrowSchema>(capsule, kSchemaCapsule, "the capsule"));
+}
 
 std::unique_ptr<RecordBatchReader> record_batches_from(nb::handle object, const char* target) {
   if (is_stream_source(object)) {

@@ -7,8 +7,14 @@
 #include <memory>
 
 #include "bowstring/table/record_batch_reader.h"
+#include "bowstring/table/schema.h"
 
 namespace bowstring::python {
+
+/// The Python `bowstring.Schema`: a handle on an immutable shared schema.
+struct PySchema {
+  SchemaPtr schema;
+};
 
 /// Binds the data classes and the Arrow PyCapsule interface into `module`.
 void bind_interchange(nanobind::module_& module);
@@ -19,5 +25,23 @@ void bind_interchange(nanobind::module_& module);
 /// function, such as "ipc.write_stream") when the object exposes neither. Call with the GIL held;
 /// the reader may then be read without it.
 std::unique_ptr<RecordBatchReader> record_batches_from(nanobind::handle object, const char* target);
+
+/// The schema of `object`'s `__arrow_c_schema__` (or of an 'arrow_schema' capsule). Raises
+/// TypeError naming `target` when the object has none. Call with the GIL held.
+SchemaPtr schema_from(nanobind::handle object, const char* target);
+
+/// `schema` as a PyCapsule holding an ArrowSchema.
+nanobind::capsule schema_capsule(const Schema& schema);
+
+/// `reader` as a PyCapsule holding an ArrowArrayStream that reads it.
+nanobind::capsule reader_capsule(std::shared_ptr<RecordBatchReader> reader);
+
+/// Raises NotImplementedError unless `requested` (the `requested_schema` argument of
+/// `__arrow_c_stream__`: None or an 'arrow_schema' capsule) is `actual`, metadata aside:
+/// bowstring exports data as it is.
+void check_requested_schema(nanobind::handle requested, const SchemaPtr& actual);
+
+/// Docstring sentence on `requested_schema` shared by every `__arrow_c_*__` export.
+extern const char* const kRequestedSchemaDoc;
 
 }  // namespace bowstring::python

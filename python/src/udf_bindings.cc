@@ -1,0 +1,370 @@
+// The engine of `bowstring.udf` (python/bowstring/udf.py): pools of Python worker processes and
+// runs of a pickled function over Arrow data in them. Every call that may wait (starting a pool,
+// reading results, shutting down) releases the GIL: the workers' input may come from a Python
+// producer that needs it, and other Python threads keep running meanwhile.
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/map.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bowstring/table/table.h"
+#include "bowstring/udf/errors.h"
+#include "bowstring/udf/python_runner.h"
+#include "bowstring/udf/worker_pool.h"
+#include "bowstring/util/cancellation.h"
+#include "bowstring/util/error.h"
+#include "interchange_bindings.h"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace bowstring::python {
+namespace {
+
+// Drops the last reference to `owner` (whose destructor may wait for threads that need the GIL,
+// such as a run reading a Python producer) without holding the GIL. While the interpreter is
+// finalizing the GIL cannot be given up and taken back safely, so it is kept then.
+template <typename T>
+void reset_without_gil(std::shared_ptr<T>& owner) {
+  if (owner == nullptr) {
+    return;
+  }
+#if PY_VERSION_HEX >= 0x030D0000
+  const bool finalizing = Py_IsFinalizing() != 0;
+#else
+  const bool finalizing = _Py_IsFinalizing() != 0;
+#endif
+  if (PyGILState_Check() != 0 && !finalizing) {
+    nb::gil_scoped_release unlocked;
+    owner.reset();
+  } else {
+    owner.reset();
+  }
+}
+
+std::chrono::milliseconds milliseconds_of(double seconds, const char* what) {
+  if (!std::isfinite(seconds) || seconds < 0) {
+    throw InvalidArgument(std::string(what) + " must be a finite number of seconds >= 0, got " +
+                          std::to_string(seconds));
+  }
+  return std::chrono::milliseconds(static_cast<int64_t>(std::llround(seconds * 1000)));
+}
+
+// --- pool ---------------------------------------------------------------------------------
+
+struct PyWorkerPool {
+  std::shared_ptr<udf::WorkerPool> pool;
+
+  PyWorkerPool() = default;
+  PyWorkerPool(const PyWorkerPool&) = delete;
+  PyWorkerPool& operator=(const PyWorkerPool&) = delete;
+  ~PyWorkerPool() { reset_without_gil(pool); }
+};
+
+void init_pool(PyWorkerPool* self, std::string python_executable,
+               std::map<std::string, std::string> environment, int max_workers, bool reuse_workers,
+               double idle_timeout, int64_t memory_limit, std::string expected_python_version) {
+  if (max_workers < 1) {
+    throw InvalidArgument("max_workers must be at least 1, got " + std::to_string(max_workers));
+  }
+  if (memory_limit < 0) {
+    throw InvalidArgument("memory_limit must be a number of bytes >= 0 (0: no limit), got " +
+                          std::to_string(memory_limit));
+  }
+  udf::PoolOptions options;
+  options.python_executable = std::move(python_executable);
+  options.environment = std::move(environment);
+  options.max_workers = max_workers;
+  options.reuse_workers = reuse_workers;
+  options.idle_timeout = milliseconds_of(idle_timeout, "idle_timeout");
+  options.memory_limit = memory_limit;
+  options.expected_python_version = std::move(expected_python_version);
+  std::shared_ptr<udf::WorkerPool> pool;
+  {
+    nb::gil_scoped_release unlocked;
+    pool = std::make_shared<udf::WorkerPool>(std::move(options));
+  }
+  new (self) PyWorkerPool();
+  self->pool = std::move(pool);
+}
+
+udf::WorkerPool& live(PyWorkerPool& self) {
+  if (self.pool == nullptr) {
+    throw InvalidArgument("the worker pool is closed");
+  }
+  return *self.pool;
+}
+
+nb::dict stats_of(PyWorkerPool& self) {
+  const udf::PoolStats stats = live(self).stats();
+  nb::dict out;
+  out["workers_started"] = stats.workers_started;
+  out["workers_alive"] = stats.workers_alive;
+  out["workers_idle"] = stats.workers_idle;
+  out["workers_failed"] = stats.workers_failed;
+  out["connections_rejected"] = stats.connections_rejected;
+  return out;
+}
+
+// --- run ----------------------------------------------------------------------------------
+
+// A run's results as a reader that threads (and the consumer of an exported stream) may share:
+// they take turns, and wait for results without the GIL.
+class SharedRunReader final : public RecordBatchReader {
+ public:
+  explicit SharedRunReader(std::shared_ptr<udf::PythonRunReader> run) : run_(std::move(run)) {}
+  ~SharedRunReader() override { reset_without_gil(run_); }
+  SharedRunReader(const SharedRunReader&) = delete;
+  SharedRunReader& operator=(const SharedRunReader&) = delete;
+
+  SchemaPtr schema() const override { return run_->schema(); }
+  std::optional<RecordBatch> next() override {
+    if (PyGILState_Check() != 0) {
+      nb::gil_scoped_release unlocked;
+      return locked_next();
+    }
+    return locked_next();
+  }
+
+ private:
+  std::optional<RecordBatch> locked_next() {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return run_->next();
+  }
+
+  std::shared_ptr<udf::PythonRunReader> run_;
+  std::mutex mutex_;
+};
+
+struct PyRun {
+  // Kept for cancel() and metrics after the results were handed over through
+  // `__arrow_c_stream__`.
+  std::shared_ptr<udf::PythonRunReader> run;
+  // The results; moved out by `__arrow_c_stream__`.
+  std::shared_ptr<RecordBatchReader> results;
+
+  PyRun(const PyRun&) = delete;
+  PyRun& operator=(const PyRun&) = delete;
+  explicit PyRun(std::shared_ptr<udf::PythonRunReader> started)
+      : run(std::move(started)), results(std::make_shared<SharedRunReader>(run)) {}
+  ~PyRun() {
+    reset_without_gil(results);
+    reset_without_gil(run);
+  }
+};
+
+std::shared_ptr<RecordBatchReader> results_of(const PyRun& self) {
+  if (self.results == nullptr) {
+    throw InvalidArgument(
+        "the results were handed over through __arrow_c_stream__ and can no longer be read here");
+  }
+  return self.results;
+}
+
+RecordBatch next_result(PyRun& self) {
+  std::shared_ptr<RecordBatchReader> results = results_of(self);
+  std::optional<RecordBatch> batch;
+  {
+    nb::gil_scoped_release unlocked;
+    batch = results->next();
+  }
+  if (!batch.has_value()) {
+    throw nb::stop_iteration();
+  }
+  return *batch;
+}
+
+nb::dict metrics_of(const PyRun& self) {
+  const udf::RunMetrics metrics = self.run->metrics();
+  nb::dict out;
+  out["partitions"] = metrics.partitions;
+  out["rows_in"] = metrics.rows_in;
+  out["batches_in"] = metrics.batches_in;
+  out["rows_out"] = metrics.rows_out;
+  out["batches_out"] = metrics.batches_out;
+  out["function_seconds"] = metrics.function_seconds;
+  out["peak_memory_bytes"] = metrics.peak_memory_bytes;
+  return out;
+}
+
+PyRun* start_run(PyWorkerPool& pool, nb::handle data, const std::string& name,
+                 const std::string& kind, nb::bytes pickled, nb::handle output_schema,
+                 int64_t max_records_per_batch, int parallelism, int64_t partition_rows,
+                 std::optional<std::string> transport, std::string session_time_zone,
+                 std::map<std::string, std::string> config, std::optional<double> timeout) {
+  live(pool);
+  std::shared_ptr<udf::WorkerPool> workers = pool.pool;
+  udf::PythonFunction function;
+  function.name = name;
+  function.kind = udf::parse_function_kind(kind);
+  function.pickled.assign(pickled.c_str(), pickled.size());
+  std::unique_ptr<RecordBatchReader> input = record_batches_from(data, "udf.map_batches");
+  function.output_schema =
+      output_schema.is_none() ? input->schema() : schema_from(output_schema, "udf.map_batches");
+
+  udf::RunOptions options;
+  options.max_records_per_batch = max_records_per_batch;
+  options.parallelism = parallelism;
+  options.partition_rows = partition_rows;
+  if (transport.has_value()) {
+    options.transport = udf::parse_transport(*transport);
+  }
+  options.session_time_zone = std::move(session_time_zone);
+  options.config = std::move(config);
+  if (timeout.has_value()) {
+    options.timeout = milliseconds_of(*timeout, "timeout");
+  }
+  std::shared_ptr<udf::PythonRunReader> run;
+  {
+    nb::gil_scoped_release unlocked;
+    run = udf::run_python(std::move(workers), std::move(function), std::move(input),
+                          std::move(options));
+  }
+  return new PyRun(std::move(run));
+}
+
+// --- errors -------------------------------------------------------------------------------
+
+// Raises `bowstring.errors.<name>(*args)`.
+void raise_bowstring_error(const char* name, const nb::tuple& args) {
+  nb::object type = nb::module_::import_("bowstring.errors").attr(name);
+  nb::object error = type(*args);
+  PyErr_SetObject(type.ptr(), error.ptr());
+}
+
+void translate_udf_error(const std::exception_ptr& error, void* /*payload*/) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const udf::PythonException& e) {
+    nb::object batch = e.batch().has_value() ? nb::object(nb::int_(*e.batch())) : nb::none();
+    raise_bowstring_error("PythonException", nb::make_tuple(e.what(), e.exception_type(),
+                                                            e.message(), e.traceback(), batch));
+  } catch (const udf::WorkerFailure& e) {
+    raise_bowstring_error("PythonWorkerError", nb::make_tuple(e.what()));
+  } catch (const Cancelled& e) {
+    raise_bowstring_error("CancelledError", nb::make_tuple(e.what()));
+  }
+}
+
+}  // namespace
+
+void bind_udf(nb::module_& module) {
+  nb::register_exception_translator(translate_udf_error);
+  nb::module_ udf = module.def_submodule(
+      "_udf",
+      "Python worker pools and runs of Python functions; the public interface is "
+      "bowstring.udf.");
+
+  nb::class_<PyWorkerPool>(udf, "WorkerPool",
+                           "A pool of Python worker processes forked from one fork server.")
+      .def("__init__", &init_pool, "python_executable"_a, "environment"_a, "max_workers"_a,
+           "reuse_workers"_a, "idle_timeout"_a, "memory_limit"_a, "expected_python_version"_a,
+           "Starts the fork server and waits until it is ready; workers start on demand.")
+      .def(
+          "close",
+          [](PyWorkerPool& self) {
+            std::shared_ptr<udf::WorkerPool> pool = std::move(self.pool);
+            if (pool != nullptr) {
+              nb::gil_scoped_release unlocked;
+              pool->shutdown();
+              pool.reset();
+            }
+          },
+          "Closes every connection, stops the workers and the fork server. Runs still going "
+          "fail. Idempotent.")
+      .def_prop_ro(
+          "closed", [](const PyWorkerPool& self) { return self.pool == nullptr; },
+          "Whether close() was called.")
+      .def_prop_ro(
+          "max_workers", [](PyWorkerPool& self) { return live(self).options().max_workers; },
+          "Workers alive at once, at most.")
+      .def_prop_ro("stats", &stats_of,
+                   "Counters: workers_started, workers_alive, workers_idle, workers_failed, "
+                   "connections_rejected.")
+      .def_prop_ro(
+          "socket_path", [](PyWorkerPool& self) { return live(self).socket_path(); },
+          "The Unix socket workers connect to.")
+      .def_prop_ro(
+          "fork_server_pid",
+          [](PyWorkerPool& self) { return static_cast<int64_t>(live(self).fork_server_pid()); },
+          "The process id of the fork server.")
+      .def_prop_ro(
+          "worker_pids",
+          [](PyWorkerPool& self) {
+            std::vector<int64_t> pids;
+            for (const pid_t pid : live(self).worker_pids()) {
+              pids.push_back(pid);
+            }
+            return pids;
+          },
+          "The process ids of the workers alive.");
+
+  nb::class_<PyRun>(udf, "RunResult",
+                    "The results of a Python function run in a worker pool, in input order, as "
+                    "a stream of record batches. Work proceeds in the background; reading waits "
+                    "for the next result and raises the run's error once the results before it "
+                    "were read. Readable once, by iteration, read_all() or __arrow_c_stream__.")
+      .def_prop_ro(
+          "schema", [](PyRun& self) { return PySchema{self.run->schema()}; },
+          "The schema of every result batch.")
+      .def("read_next_batch", &next_result,
+           "The next result batch; raises StopIteration after the last one.")
+      .def(
+          "read_all",
+          [](PyRun& self) {
+            std::shared_ptr<RecordBatchReader> results = results_of(self);
+            nb::gil_scoped_release unlocked;
+            return results->read_all();
+          },
+          "Every remaining result, as a bowstring.Table.")
+      .def("__iter__", [](nb::object self) { return self; })
+      .def("__next__", &next_result)
+      .def(
+          "cancel", [](PyRun& self) { self.run->cancel(); },
+          "Stops the run: its workers are killed, and reading raises "
+          "bowstring.errors.CancelledError. Safe from any thread.")
+      .def_prop_ro("metrics", &metrics_of,
+                   "Totals over the partitions so far (complete once every result was read): "
+                   "partitions, rows_in, batches_in, rows_out, batches_out, function_seconds "
+                   "(time inside the function, summed over workers), peak_memory_bytes (the "
+                   "largest peak resident size of a worker).")
+      .def("__arrow_c_schema__", [](PyRun& self) { return schema_capsule(*self.run->schema()); })
+      .def(
+          "__arrow_c_stream__",
+          [](PyRun& self, nb::handle requested_schema) {
+            check_requested_schema(requested_schema, self.run->schema());
+            nb::capsule capsule = reader_capsule(results_of(self));
+            self.results.reset();
+            return capsule;
+          },
+          "requested_schema"_a = nb::none(),
+          (std::string("Hands the results over as a PyCapsule holding an ArrowArrayStream; they "
+                       "can no longer be read here, but cancel() and metrics still work. ") +
+           kRequestedSchemaDoc)
+              .c_str());
+
+  udf.def("run_python", &start_run, "pool"_a, "data"_a, "name"_a, "kind"_a, "pickled"_a,
+          "output_schema"_a.none(), "max_records_per_batch"_a, "parallelism"_a, "partition_rows"_a,
+          "transport"_a.none(), "session_time_zone"_a, "config"_a, "timeout"_a.none(),
+          nb::rv_policy::take_ownership,
+          "Starts running the pickled function over the batches of ``data`` (an object exposing "
+          "``__arrow_c_stream__`` or ``__arrow_c_array__``) and returns its RunResult. "
+          "``output_schema`` None means the input's schema.");
+}
+
+}  // namespace bowstring::python
