@@ -3,14 +3,15 @@
 The data classes exchange data with any Arrow library (pyarrow, Polars, DuckDB...) through the
 Arrow PyCapsule interface, without copying: ``bowstring.Table(pyarrow_table)`` imports,
 ``pyarrow.table(bowstring_table)`` exports. ``bowstring.ipc`` reads and writes Arrow IPC streams
-and files.
+and files. ``bowstring.udf`` runs Python functions over Arrow data in pooled worker processes;
+``bowstring.errors`` holds the exceptions they raise.
 """
 
 import importlib as _importlib
 import typing as _typing
 
 if _typing.TYPE_CHECKING:
-    from bowstring import ipc
+    from bowstring import errors, ipc, udf
     from bowstring._core import (
         Array,
         ChunkedArray,
@@ -40,7 +41,7 @@ _CORE_NAMES = frozenset(
         "allocator_stats",
     }
 )
-_SUBMODULES = frozenset({"ipc"})
+_SUBMODULES = frozenset({"errors", "ipc", "udf"})
 
 __all__ = [
     "Array",
@@ -53,7 +54,9 @@ __all__ = [
     "Table",
     "__version__",
     "allocator_stats",
+    "errors",
     "ipc",
+    "udf",
 ]
 
 

@@ -82,18 +82,36 @@ def test_pandas_identity_every_type(pool, transport):
     )
 
 
+def without_struct_nulls(data: pa.Table) -> pa.Table:
+    """What a series function's identity gives: as in PySpark, a struct column reaches it as a
+    DataFrame of the struct's fields, which has no null rows, so a null struct comes back as a
+    struct whose fields are null."""
+    columns = []
+    for column in data.columns:
+        if pa.types.is_struct(column.type):
+            column = pa.chunked_array(
+                [
+                    pa.StructArray.from_arrays(chunk.flatten(), fields=list(column.type))
+                    for chunk in column.chunks
+                ],
+                type=column.type,
+            )
+        columns.append(column)
+    return pa.table(columns, schema=data.schema)
+
+
 @pytest.mark.parametrize("column", COLUMNS)
 def test_pandas_series_identity(pool, column):
     data = TABLE.select([column])
     result = run(pool, identity_series, data, kind="pandas_series", schema=data.schema)
-    assert_tables_equal(result, data)
+    assert_tables_equal(result, without_struct_nulls(data))
 
 
 @pytest.mark.parametrize("column", COLUMNS)
 def test_pandas_series_iter_identity(pool, column):
     data = TABLE.select([column])
     result = run(pool, identity_series_iter, data, kind="pandas_series_iter", schema=data.schema)
-    assert_tables_equal(result, data)
+    assert_tables_equal(result, without_struct_nulls(data))
 
 
 @pytest.mark.parametrize("column", COLUMNS)
