@@ -1,5 +1,6 @@
-"""Ten million rows through the worker pool, on both transports, compared with pyarrow and
-pandas computing the same in this process."""
+"""Ten million rows through the worker pool with every kind of function (the arrow and
+pandas_series kinds on both transports), compared with numpy, pyarrow and pandas computing the
+same in this process."""
 
 from __future__ import annotations
 
@@ -66,4 +67,41 @@ def test_pandas_series(pool, table, transport):
         pool=pool,
         transport=transport,
     )
+    assert pa.table(result).equals(expected)
+
+
+def shifted_frames(frames):
+    for frame in frames:
+        yield frame.assign(v=frame.v * 2 + 1)
+
+
+def test_pandas(pool, table):
+    expected = table.set_column(1, "v", pa.array(table.column("v").to_numpy() * 2 + 1))
+    result = udf.map_batches(shifted_frames, table, kind="pandas", pool=pool)
+    assert pa.table(result).equals(expected)
+
+
+def shifted_series(series_batches):
+    for v in series_batches:
+        yield v * 2 + 1
+
+
+def test_pandas_series_iter(pool, table):
+    values = table.select(["v"])
+    expected = pa.table({"v": pa.array(values.column("v").to_numpy() * 2 + 1)})
+    result = udf.map_batches(
+        shifted_series, values, kind="pandas_series_iter", schema="v double", pool=pool
+    )
+    assert pa.table(result).equals(expected)
+
+
+def key_plus_value(k, v):
+    return k + v
+
+
+def test_rows(pool, table):
+    expected = pa.table(
+        {"s": pa.array(table.column("k").to_numpy() + table.column("v").to_numpy())}
+    )
+    result = udf.map_batches(key_plus_value, table, kind="rows", schema="s double", pool=pool)
     assert pa.table(result).equals(expected)
