@@ -153,3 +153,38 @@ def test_wall_clock_times_in_a_transition_are_read_as_standard_time() -> None:
     from_series = output.from_series_result(pd.Series(walls), "for input batch 0")
     assert from_rows.column(0).to_pylist() == instants
     assert from_series.column(0).to_pylist() == instants
+
+
+@pytest.mark.parametrize(
+    "series,data_type,expected",
+    [
+        (pd.Series([1.5, float("nan"), -2.0]), pa.float64(), [1.5, None, -2.0]),
+        (pd.Series([1.5, float("nan")], dtype="float32"), pa.float64(), [1.5, None]),
+        (pd.Series([1, 2, 3]), pa.float64(), [1.0, 2.0, 3.0]),
+        (pd.Series([1.0, float("nan"), 3.0]), pa.int32(), [1, None, 3]),
+        (pd.Series([7, -8], dtype="int8"), pa.int64(), [7, -8]),
+        (pd.Series([True, False]), pa.bool_(), [True, False]),
+        (pd.Series([1, None], dtype="Int64"), pa.int64(), [1, None]),
+    ],
+)
+def test_numeric_series_convert_with_nan_as_null(
+    series: pd.Series, data_type: pa.DataType, expected: list
+) -> None:
+    output = OutputConverter(pa.schema([("v", data_type)]), "f", ZONE)
+    result = output.from_series_result(series, "for input batch 0")
+    assert result.column(0).type == data_type
+    assert result.column(0).to_pylist() == expected
+
+
+@pytest.mark.parametrize(
+    "series,data_type",
+    [
+        (pd.Series([1.5]), pa.int64()),
+        (pd.Series([300]), pa.int8()),
+        (pd.Series([2**63], dtype="uint64"), pa.int64()),
+    ],
+)
+def test_numeric_series_that_do_not_fit_are_refused(series: pd.Series, data_type) -> None:
+    output = OutputConverter(pa.schema([("v", data_type)]), "f", ZONE)
+    with pytest.raises(ResultMismatchError, match=f"column 'v': expected {data_type}"):
+        output.from_series_result(series, "for input batch 0")
