@@ -138,6 +138,21 @@ def test_workers_import_this_package_with_the_given_environment():
         ]
 
 
+def test_native_thread_pools_are_single_threaded_unless_configured():
+    def probe(k):
+        import os
+
+        return f"{os.environ['OMP_NUM_THREADS']}|{os.environ['OPENBLAS_NUM_THREADS']}"
+
+    data = DATA.slice(0, 1).select(["k"])
+    with udf.WorkerPool(max_workers=1) as pool:
+        result = udf.map_batches(probe, data, kind="rows", schema="probe string", pool=pool)
+        assert pa.table(result).column("probe").to_pylist() == ["1|1"]
+    with udf.WorkerPool(max_workers=1, environment={"OMP_NUM_THREADS": "4"}) as pool:
+        result = udf.map_batches(probe, data, kind="rows", schema="probe string", pool=pool)
+        assert pa.table(result).column("probe").to_pylist() == ["4|1"]
+
+
 def test_pool_arguments_are_checked():
     with pytest.raises(ValueError, match="max_workers"):
         udf.WorkerPool(max_workers=0)

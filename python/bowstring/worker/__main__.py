@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import List, Optional
+
+# Each worker runs one function on one core, next to the other workers (PySpark sets
+# OMP_NUM_THREADS the same way). Native thread pools started by numpy's OpenBLAS would only
+# compete with them, and their idle threads spin. Set before numpy is imported; a value the
+# user gave (PoolOptions.environment) is kept.
+_SINGLE_THREADED_LIBRARIES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -27,6 +34,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         help="descriptor of the control socket (default: 3)",
     )
     arguments = parser.parse_args(argv)
+    for variable in _SINGLE_THREADED_LIBRARIES:
+        os.environ.setdefault(variable, "1")
     from bowstring.worker import fork_server
 
     return fork_server.main(arguments.control_fd)
