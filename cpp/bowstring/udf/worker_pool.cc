@@ -507,16 +507,22 @@ WorkerPool::Impl::Impl(PoolOptions options) : state_(std::make_shared<PoolState>
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, control) != 0) {
       throw_system_error("cannot create the fork server's control socket", errno);
     }
-    control_ = std::make_unique<FrameSocket>(UniqueFd(control[0]), "the Python fork server");
-    control_child_end_ = above_standard_fds(UniqueFd(control[1]));
+    // Both ends are owned before anything else can throw.
+    UniqueFd control_engine_end(control[0]);
+    UniqueFd control_child_end(control[1]);
+    control_ =
+        std::make_unique<FrameSocket>(std::move(control_engine_end), "the Python fork server");
+    control_child_end_ = above_standard_fds(std::move(control_child_end));
     int output[2];
     if (::pipe2(output, O_CLOEXEC) != 0) {
       throw_system_error("cannot create the fork server's output pipe", errno);
     }
-    output_write_end_ = above_standard_fds(UniqueFd(output[1]));
+    UniqueFd output_read_end(output[0]);
+    UniqueFd output_write_end(output[1]);
+    output_write_end_ = above_standard_fds(std::move(output_write_end));
     {
       std::lock_guard lock(state_->mutex);
-      add_output_locked(UniqueFd(output[0]), nullptr);
+      add_output_locked(std::move(output_read_end), nullptr);
     }
 
     monitor_thread_ = std::thread([this] { monitor_loop(); });

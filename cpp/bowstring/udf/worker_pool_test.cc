@@ -1,8 +1,10 @@
 #include "bowstring/udf/worker_pool.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -174,6 +176,57 @@ TEST_F(PoolTest, StartsAndStopsLeavingNothingBehind) {
   }
   EXPECT_EQ(descendants(), std::vector<pid_t>{});
   EXPECT_EQ(count_open_fds(), fds_before);
+}
+
+// The descriptors open in this process, by number.
+std::set<int> open_fds() {
+  std::set<int> fds;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
+    fds.insert(std::stoi(entry.path().filename()));
+  }
+  return fds;
+}
+
+// Starting a pool fails cleanly at whichever step runs out of descriptors: every descriptor it
+// opened before that step is closed again.
+TEST_F(PoolTest, RunningOutOfDescriptorsWhileStartingLeaksNone) {
+  rlimit original{};
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &original), 0);
+  const std::set<int> fds_before = open_fds();
+  bool started = false;
+  for (int free_slots = 1; free_slots <= 16 && !started; ++free_slots) {
+    SCOPED_TRACE("free descriptors: " + std::to_string(free_slots));
+    // Descriptors already open above the limit stay open; new ones must come below it.
+    rlimit lowered = original;
+    lowered.rlim_cur = 64;
+    ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &lowered), 0);
+    // Every descriptor number below the limit is taken, but for the lowest few.
+    std::vector<int> fillers;
+    while (true) {
+      const int fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+      if (fd < 0) {
+        break;
+      }
+      fillers.push_back(fd);
+    }
+    for (int i = 0; i < free_slots; ++i) {
+      ::close(fillers[static_cast<size_t>(i)]);
+    }
+    std::string failure;
+    try {
+      WorkerPool pool(options());
+      started = true;
+    } catch (const Error& error) {
+      failure = error.what();
+    }
+    for (size_t i = static_cast<size_t>(free_slots); i < fillers.size(); ++i) {
+      ::close(fillers[i]);
+    }
+    ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &original), 0);
+    EXPECT_EQ(open_fds(), fds_before) << failure;
+  }
+  EXPECT_TRUE(started);
+  EXPECT_EQ(descendants(), std::vector<pid_t>{});
 }
 
 TEST_F(PoolTest, ShutdownIsIdempotentAndRefusesLaterAcquires) {
