@@ -663,11 +663,18 @@ class RunReader final : public PythonRunReader {
       worker.kill("it " + std::string(violation.what()));
       throw WorkerFailure(context + worker.describe_failure());
     } catch (const IoError& failure) {
+      const std::string what = failure.what();
+      const std::string& peer = worker.socket().peer();
+      if (what.starts_with(peer + " sent ")) {
+        // A broken frame: the worker may be alive and busy, so it is killed for its end to be
+        // known at once (rather than after waiting for an exit that does not come).
+        worker.kill("it" + what.substr(peer.size()));
+        throw WorkerFailure(context + worker.describe_failure());
+      }
       // A connection that ended at a frame boundary is explained by how the worker ended;
-      // anything else (a broken frame) is worth showing too.
-      const std::string closed = worker.socket().peer() + " closed the connection";
+      // anything else (a connection closed inside a frame) is worth showing too.
       const std::string detail =
-          failure.what() == closed ? "" : std::string("\nThe connection failed: ") + failure.what();
+          what == peer + " closed the connection" ? "" : "\nThe connection failed: " + what;
       throw WorkerFailure(context + worker.describe_failure() + detail);
     }
   }

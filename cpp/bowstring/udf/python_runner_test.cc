@@ -408,6 +408,39 @@ TEST_F(PythonRunnerTest, AWorkerBreakingTheProtocolIsAWorkerFailure) {
   EXPECT_TRUE(run(identity(), input).equals(input));
 }
 
+// A function that writes a raw frame header (type, reserved word, payload length) to the
+// engine through the worker's own connection and then keeps busy, not reading its input.
+std::string sending_header_then_sleeping(uint32_t type, uint64_t length) {
+  return R"(
+def f(batches):
+    import gc, struct, time
+    from bowstring.worker.protocol import FrameSocket
+    connection = next(o for o in gc.get_objects()
+                      if isinstance(o, FrameSocket) and o.peer == "engine"
+                      and o.sock.fileno() >= 0)
+    connection.sock.sendall(struct.pack("<IIQ", )" +
+         std::to_string(type) + ", 0, " + std::to_string(length) + R"())
+    time.sleep(600)
+    yield from batches
+)";
+}
+
+TEST_F(PythonRunnerTest, AWorkerSendingABrokenFrameIsKilledAndExplained) {
+  const std::string message = error_message<WorkerFailure>([&] {
+    run(function(FunctionKind::kArrow, sending_header_then_sleeping(99, 0), numbers(0, 0).schema()),
+        numbers_table(10, 10));
+  });
+  EXPECT_NE(message.find("Python function 'f' failed on partition 0: Python worker"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("was killed by signal 9 (SIGKILL); the engine killed it: "),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("sent a frame of unknown type 99"), std::string::npos) << message;
+  const Table input = numbers_table(300, 100);
+  EXPECT_TRUE(run(identity(), input).equals(input));
+}
+
 TEST_F(PythonRunnerTest, ACallPastItsTimeoutIsKilled) {
   const char* const source = R"(
 import time
