@@ -200,7 +200,13 @@ Frame FrameSocket::read(Allocator* allocator) {
   }
 
   const auto size = static_cast<int64_t>(length);
-  uint8_t* data = allocator->allocate(padded_size(size));
+  uint8_t* data = nullptr;
+  try {
+    data = allocator->allocate(padded_size(size));
+  } catch (const OutOfMemory& error) {
+    throw OutOfMemory(peer_ + " sent " + a_frame(name) + " of " + std::to_string(size) +
+                      " bytes, more than can be held: " + error.what());
+  }
   auto payload = Buffer::adopt(allocator, data, size, padded_size(size));
   std::memset(data + size, 0, static_cast<size_t>(padded_size(size) - size));
   int64_t read = 0;

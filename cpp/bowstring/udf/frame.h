@@ -60,7 +60,8 @@ class FrameSocket {
   /// at a frame boundary, and `IoError` naming the frame otherwise (closed inside a frame,
   /// unknown type, nonzero reserved word, payload over `kMaxFramePayload`, more than one
   /// descriptor, a descriptor missing from a `SPAWN` or `SHM_BATCH` frame or sent with any
-  /// other). Payload memory comes from `allocator`.
+  /// other). Payload memory comes from `allocator`; `OutOfMemory` naming the peer and the frame
+  /// when it cannot hold the payload.
   Frame read(Allocator* allocator = default_allocator());
   /// Writes one frame whose payload is the concatenation of `parts` (gathered, not copied),
   /// with `fd` attached when >= 0. Throws `IoError` when the peer is gone (never SIGPIPE).

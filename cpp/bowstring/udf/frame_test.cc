@@ -270,6 +270,16 @@ TEST(FrameTest, RejectsAnOversizePayload) {
             std::string::npos);
 }
 
+TEST(FrameTest, APayloadTooLargeToHoldNamesThePeerAndTheFrame) {
+  SocketPair sockets = make_pair();
+  send_raw(sockets.worker.fd(), header(21, 0, 100000));
+  BudgetedAllocator budget(default_allocator(), 4096, "test budget");
+  const std::string message = error_message<OutOfMemory>([&] { sockets.engine.read(&budget); });
+  EXPECT_EQ(
+      message.rfind("worker 7 sent a BATCH frame of 100000 bytes, more than can be held: ", 0), 0u)
+      << message;
+}
+
 TEST(FrameTest, RejectsTwoDescriptors) {
   SocketPair sockets = make_pair();
   FrameSocket& engine = sockets.engine;

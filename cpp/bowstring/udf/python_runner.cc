@@ -662,6 +662,12 @@ class RunReader final : public PythonRunReader {
     } catch (const ProtocolError& violation) {
       worker.kill("it " + std::string(violation.what()));
       throw WorkerFailure(context + worker.describe_failure());
+    } catch (const OutOfMemory& failure) {
+      // A result frame too large to hold: the worker waits to send it, so it is killed.
+      const std::string what = failure.what();
+      const std::string& peer = worker.socket().peer();
+      worker.kill(what.starts_with(peer + " sent ") ? "it" + what.substr(peer.size()) : what);
+      throw WorkerFailure(context + worker.describe_failure());
     } catch (const IoError& failure) {
       const std::string what = failure.what();
       const std::string& peer = worker.socket().peer();

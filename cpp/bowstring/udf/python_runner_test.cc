@@ -441,6 +441,27 @@ TEST_F(PythonRunnerTest, AWorkerSendingABrokenFrameIsKilledAndExplained) {
   EXPECT_TRUE(run(identity(), input).equals(input));
 }
 
+TEST_F(PythonRunnerTest, AResultFrameTooLargeToHoldIsAWorkerFailure) {
+  const uint64_t length = uint64_t{1} << 40;
+  const std::string message = error_message<WorkerFailure>([&] {
+    run(function(FunctionKind::kArrow,
+                 sending_header_then_sleeping(static_cast<uint32_t>(FrameType::kBatch), length),
+                 numbers(0, 0).schema()),
+        numbers_table(10, 10));
+  });
+  EXPECT_NE(message.find("Python function 'f' failed on partition 0: Python worker"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("was killed by signal 9 (SIGKILL); the engine killed it: "),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("a BATCH frame of " + std::to_string(length) + " bytes"),
+            std::string::npos)
+      << message;
+  const Table input = numbers_table(300, 100);
+  EXPECT_TRUE(run(identity(), input).equals(input));
+}
+
 TEST_F(PythonRunnerTest, ACallPastItsTimeoutIsKilled) {
   const char* const source = R"(
 import time
