@@ -573,6 +573,7 @@ def f(batches):
   });
   {
     std::vector<WorkerLease> leases;
+    leases.reserve(static_cast<size_t>(pool()->options().max_workers));
     for (int i = 0; i < pool()->options().max_workers; ++i) {
       leases.push_back(pool()->acquire(give_up));
     }
