@@ -159,6 +159,15 @@ std::string frame_type_name(FrameType type) {
   return "frame type " + std::to_string(static_cast<uint32_t>(type));
 }
 
+std::string excerpt(std::string_view text) {
+  constexpr size_t kQuoted = 200;
+  if (text.size() <= kQuoted) {
+    return std::string(text);
+  }
+  return std::string(text.substr(0, kQuoted)) + "... (" + std::to_string(text.size()) +
+         " bytes in all)";
+}
+
 FrameSocket::FrameSocket(UniqueFd socket, std::string peer)
     : socket_(std::move(socket)), peer_(std::move(peer)) {}
 

@@ -34,6 +34,10 @@ enum class FrameType : uint32_t {
 /// "BATCH", "COMMAND"... as the protocol document names them; "frame type N" when unknown.
 std::string frame_type_name(FrameType type);
 
+/// A peer's text as an error message quotes it: whole when short, else its first 200 bytes
+/// followed by "... (N bytes in all)", so that a huge malformed payload makes no huge message.
+std::string excerpt(std::string_view text);
+
 inline constexpr int64_t kFrameHeaderSize = 16;
 inline constexpr int64_t kMaxFramePayload = int64_t{1} << 40;
 

@@ -86,6 +86,12 @@ TEST(FrameTest, TypeNames) {
   EXPECT_EQ(frame_type_name(static_cast<FrameType>(99)), "frame type 99");
 }
 
+TEST(FrameTest, ExcerptsQuoteLongTextInPart) {
+  EXPECT_EQ(excerpt("{}"), "{}");
+  EXPECT_EQ(excerpt(std::string(200, 'a')), std::string(200, 'a'));
+  EXPECT_EQ(excerpt(std::string(201, 'a')), std::string(200, 'a') + "... (201 bytes in all)");
+}
+
 TEST(FrameTest, RoundTripsTextAndEmptyPayloads) {
   SocketPair sockets = make_pair();
   FrameSocket& engine = sockets.engine;

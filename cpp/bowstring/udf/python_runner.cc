@@ -147,11 +147,11 @@ nlohmann::json parse_json_object(const Frame& frame) {
     object = nlohmann::json::parse(frame.text());
   } catch (const nlohmann::json::exception& error) {
     throw ProtocolError("sent a " + frame_type_name(frame.type) +
-                        " payload that is not JSON: " + error.what());
+                        " payload that is not JSON: " + excerpt(error.what()));
   }
   if (!object.is_object()) {
     throw ProtocolError("sent a " + frame_type_name(frame.type) +
-                        " payload that is not a JSON object: " + std::string(frame.text()));
+                        " payload that is not a JSON object: " + excerpt(frame.text()));
   }
   return object;
 }
@@ -161,7 +161,7 @@ const nlohmann::json& field_of(const nlohmann::json& object, const Frame& frame,
   const auto found = object.find(name);
   if (found == object.end() || !((*found).*is_kind)()) {
     throw ProtocolError("sent a " + frame_type_name(frame.type) + " payload without " + kind +
-                        " \"" + name + "\": " + std::string(frame.text()));
+                        " \"" + name + "\": " + excerpt(frame.text()));
   }
   return *found;
 }
@@ -194,7 +194,7 @@ PythonException parse_error(const Frame& frame) {
   const auto batch = object.find("batch");
   if (batch == object.end() || !(batch->is_null() || batch->is_number_integer())) {
     throw ProtocolError("sent an ERROR payload without the integer or null \"batch\": " +
-                        std::string(frame.text()));
+                        excerpt(frame.text()));
   }
   return PythonException(
       text("exception"), text("message"), text("traceback"),

@@ -462,6 +462,40 @@ TEST_F(PythonRunnerTest, AResultFrameTooLargeToHoldIsAWorkerFailure) {
   EXPECT_TRUE(run(identity(), input).equals(input));
 }
 
+// Ends its results with END_OF_DATA and a COMPLETE whose payload is the Python bytes
+// expression `payload`, before the engine's input is read.
+std::string completing_with(const std::string& payload) {
+  return R"(
+def f(batches):
+    import gc
+    from bowstring.worker.protocol import FrameSocket, FrameType
+    connection = next(o for o in gc.get_objects()
+                      if isinstance(o, FrameSocket) and o.peer == "engine"
+                      and o.sock.fileno() >= 0)
+    connection.write(FrameType.END_OF_DATA)
+    connection.write(FrameType.COMPLETE, )" +
+         payload + R"()
+    yield from batches
+)";
+}
+
+TEST_F(PythonRunnerTest, AHugeMalformedPayloadIsQuotedOnlyInPart) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"b'[' + b'0,' * 1000000 + b'0]'", "sent a COMPLETE payload that is not a JSON object: [0,0"},
+      {R"(b'"' + b'a' * 2000000)", "sent a COMPLETE payload that is not JSON: "},
+      {R"(b'{"rows_in": "' + b'a' * 2000000 + b'"}')",
+       "sent a COMPLETE payload without the integer"},
+  };
+  for (const auto& [payload, expected] : cases) {
+    const std::string message = error_message<WorkerFailure>([&] {
+      run(function(FunctionKind::kArrow, completing_with(payload), numbers(0, 0).schema()),
+          numbers_table(10, 10));
+    });
+    EXPECT_NE(message.find(expected), std::string::npos) << message.substr(0, 1000);
+    EXPECT_LT(message.size(), 4000u) << message.substr(0, 1000);
+  }
+}
+
 TEST_F(PythonRunnerTest, ACallPastItsTimeoutIsKilled) {
   const char* const source = R"(
 import time

@@ -227,7 +227,7 @@ T json_field(const nlohmann::json& object, const char* field, const std::string&
   try {
     return found->get<T>();
   } catch (const nlohmann::json::exception&) {
-    throw IoError(frame + " has a \"" + field + "\" of the wrong type: " + found->dump());
+    throw IoError(frame + " has a \"" + field + "\" of the wrong type: " + excerpt(found->dump()));
   }
 }
 
