@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "bowstring/memory/allocator.h"
 #include "bowstring/table/table.h"
 #include "bowstring/testing/array_data_testing.h"
 #include "bowstring/testing/ipc_testing.h"
@@ -441,8 +442,27 @@ TEST_F(PythonRunnerTest, AWorkerSendingABrokenFrameIsKilledAndExplained) {
   EXPECT_TRUE(run(identity(), input).equals(input));
 }
 
+// While it lives, the default allocator refuses to hold more than 1 GiB (rather than asking the
+// system for more, which a sanitizer would report as a fatal error).
+class CappedDefaultAllocator {
+ public:
+  CappedDefaultAllocator() {
+    // Kept for good: buffers allocated through it may outlive this scope.
+    static BudgetedAllocator* const capped =
+        new BudgetedAllocator(default_allocator(), int64_t{1} << 30, "test memory cap");
+    previous_ = set_default_allocator(capped);
+  }
+  ~CappedDefaultAllocator() { set_default_allocator(previous_); }
+  CappedDefaultAllocator(const CappedDefaultAllocator&) = delete;
+  CappedDefaultAllocator& operator=(const CappedDefaultAllocator&) = delete;
+
+ private:
+  Allocator* previous_ = nullptr;
+};
+
 TEST_F(PythonRunnerTest, AResultFrameTooLargeToHoldIsAWorkerFailure) {
   const uint64_t length = uint64_t{1} << 40;
+  const CappedDefaultAllocator capped;
   const std::string message = error_message<WorkerFailure>([&] {
     run(function(FunctionKind::kArrow,
                  sending_header_then_sleeping(static_cast<uint32_t>(FrameType::kBatch), length),
