@@ -506,7 +506,8 @@ TEST_F(PythonRunnerTest, AHugeMalformedPayloadIsQuotedOnlyInPart) {
       {R"(b'{"rows_in": "' + b'a' * 2000000 + b'"}')",
        "sent a COMPLETE payload without the integer"},
   };
-  for (const auto& [payload, expected] : cases) {
+  for (const auto& [payload_expression, expected] : cases) {
+    const std::string& payload = payload_expression;
     const std::string message = error_message<WorkerFailure>([&] {
       run(function(FunctionKind::kArrow, completing_with(payload), numbers(0, 0).schema()),
           numbers_table(10, 10));
