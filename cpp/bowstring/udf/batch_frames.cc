@@ -126,11 +126,11 @@ int64_t shm_batch_length(const Frame& frame) {
   try {
     payload = nlohmann::json::parse(frame.text());
   } catch (const nlohmann::json::exception& error) {
-    throw FormatError("SHM_BATCH payload is not JSON: " + std::string(error.what()));
+    throw FormatError("SHM_BATCH payload is not JSON: " + excerpt(error.what()));
   }
   if (!payload.is_object() || !payload.contains("length") ||
       !payload["length"].is_number_integer()) {
-    throw FormatError("SHM_BATCH payload has no integer \"length\": " + std::string(frame.text()));
+    throw FormatError("SHM_BATCH payload has no integer \"length\": " + excerpt(frame.text()));
   }
   const auto length = payload["length"].get<int64_t>();
   if (length < 0) {

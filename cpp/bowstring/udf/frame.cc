@@ -159,6 +159,15 @@ std::string frame_type_name(FrameType type) {
   return "frame type " + std::to_string(static_cast<uint32_t>(type));
 }
 
+std::string excerpt(std::string_view text) {
+  constexpr size_t kQuoted = 200;
+  if (text.size() <= kQuoted) {
+    return std::string(text);
+  }
+  return std::string(text.substr(0, kQuoted)) + "... (" + std::to_string(text.size()) +
+         " bytes in all)";
+}
+
 FrameSocket::FrameSocket(UniqueFd socket, std::string peer)
     : socket_(std::move(socket)), peer_(std::move(peer)) {}
 
@@ -200,7 +209,13 @@ Frame FrameSocket::read(Allocator* allocator) {
   }
 
   const auto size = static_cast<int64_t>(length);
-  uint8_t* data = allocator->allocate(padded_size(size));
+  uint8_t* data = nullptr;
+  try {
+    data = allocator->allocate(padded_size(size));
+  } catch (const OutOfMemory& error) {
+    throw OutOfMemory(peer_ + " sent " + a_frame(name) + " of " + std::to_string(size) +
+                      " bytes, more than can be held: " + error.what());
+  }
   auto payload = Buffer::adopt(allocator, data, size, padded_size(size));
   std::memset(data + size, 0, static_cast<size_t>(padded_size(size) - size));
   int64_t read = 0;

@@ -34,6 +34,10 @@ enum class FrameType : uint32_t {
 /// "BATCH", "COMMAND"... as the protocol document names them; "frame type N" when unknown.
 std::string frame_type_name(FrameType type);
 
+/// A peer's text as an error message quotes it: whole when short, else its first 200 bytes
+/// followed by "... (N bytes in all)", so that a huge malformed payload makes no huge message.
+std::string excerpt(std::string_view text);
+
 inline constexpr int64_t kFrameHeaderSize = 16;
 inline constexpr int64_t kMaxFramePayload = int64_t{1} << 40;
 
@@ -60,7 +64,8 @@ class FrameSocket {
   /// at a frame boundary, and `IoError` naming the frame otherwise (closed inside a frame,
   /// unknown type, nonzero reserved word, payload over `kMaxFramePayload`, more than one
   /// descriptor, a descriptor missing from a `SPAWN` or `SHM_BATCH` frame or sent with any
-  /// other). Payload memory comes from `allocator`.
+  /// other). Payload memory comes from `allocator`; `OutOfMemory` naming the peer and the frame
+  /// when it cannot hold the payload.
   Frame read(Allocator* allocator = default_allocator());
   /// Writes one frame whose payload is the concatenation of `parts` (gathered, not copied),
   /// with `fd` attached when >= 0. Throws `IoError` when the peer is gone (never SIGPIPE).

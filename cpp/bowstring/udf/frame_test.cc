@@ -86,6 +86,12 @@ TEST(FrameTest, TypeNames) {
   EXPECT_EQ(frame_type_name(static_cast<FrameType>(99)), "frame type 99");
 }
 
+TEST(FrameTest, ExcerptsQuoteLongTextInPart) {
+  EXPECT_EQ(excerpt("{}"), "{}");
+  EXPECT_EQ(excerpt(std::string(200, 'a')), std::string(200, 'a'));
+  EXPECT_EQ(excerpt(std::string(201, 'a')), std::string(200, 'a') + "... (201 bytes in all)");
+}
+
 TEST(FrameTest, RoundTripsTextAndEmptyPayloads) {
   SocketPair sockets = make_pair();
   FrameSocket& engine = sockets.engine;
@@ -268,6 +274,16 @@ TEST(FrameTest, RejectsAnOversizePayload) {
   send_raw(worker2.fd(), header(21, 0, ~uint64_t{0}));
   EXPECT_NE(error_message<IoError>([&] { engine2.read(); }).find("over the limit"),
             std::string::npos);
+}
+
+TEST(FrameTest, APayloadTooLargeToHoldNamesThePeerAndTheFrame) {
+  SocketPair sockets = make_pair();
+  send_raw(sockets.worker.fd(), header(21, 0, 100000));
+  BudgetedAllocator budget(default_allocator(), 4096, "test budget");
+  const std::string message = error_message<OutOfMemory>([&] { sockets.engine.read(&budget); });
+  EXPECT_EQ(
+      message.rfind("worker 7 sent a BATCH frame of 100000 bytes, more than can be held: ", 0), 0u)
+      << message;
 }
 
 TEST(FrameTest, RejectsTwoDescriptors) {

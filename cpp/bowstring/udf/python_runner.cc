@@ -147,11 +147,11 @@ nlohmann::json parse_json_object(const Frame& frame) {
     object = nlohmann::json::parse(frame.text());
   } catch (const nlohmann::json::exception& error) {
     throw ProtocolError("sent a " + frame_type_name(frame.type) +
-                        " payload that is not JSON: " + error.what());
+                        " payload that is not JSON: " + excerpt(error.what()));
   }
   if (!object.is_object()) {
     throw ProtocolError("sent a " + frame_type_name(frame.type) +
-                        " payload that is not a JSON object: " + std::string(frame.text()));
+                        " payload that is not a JSON object: " + excerpt(frame.text()));
   }
   return object;
 }
@@ -161,7 +161,7 @@ const nlohmann::json& field_of(const nlohmann::json& object, const Frame& frame,
   const auto found = object.find(name);
   if (found == object.end() || !((*found).*is_kind)()) {
     throw ProtocolError("sent a " + frame_type_name(frame.type) + " payload without " + kind +
-                        " \"" + name + "\": " + std::string(frame.text()));
+                        " \"" + name + "\": " + excerpt(frame.text()));
   }
   return *found;
 }
@@ -194,7 +194,7 @@ PythonException parse_error(const Frame& frame) {
   const auto batch = object.find("batch");
   if (batch == object.end() || !(batch->is_null() || batch->is_number_integer())) {
     throw ProtocolError("sent an ERROR payload without the integer or null \"batch\": " +
-                        std::string(frame.text()));
+                        excerpt(frame.text()));
   }
   return PythonException(
       text("exception"), text("message"), text("traceback"),
@@ -662,12 +662,25 @@ class RunReader final : public PythonRunReader {
     } catch (const ProtocolError& violation) {
       worker.kill("it " + std::string(violation.what()));
       throw WorkerFailure(context + worker.describe_failure());
+    } catch (const OutOfMemory& failure) {
+      // A result frame too large to hold: the worker waits to send it, so it is killed.
+      const std::string what = failure.what();
+      const std::string& peer = worker.socket().peer();
+      worker.kill(what.starts_with(peer + " sent ") ? "it" + what.substr(peer.size()) : what);
+      throw WorkerFailure(context + worker.describe_failure());
     } catch (const IoError& failure) {
+      const std::string what = failure.what();
+      const std::string& peer = worker.socket().peer();
+      if (what.starts_with(peer + " sent ")) {
+        // A broken frame: the worker may be alive and busy, so it is killed for its end to be
+        // known at once (rather than after waiting for an exit that does not come).
+        worker.kill("it" + what.substr(peer.size()));
+        throw WorkerFailure(context + worker.describe_failure());
+      }
       // A connection that ended at a frame boundary is explained by how the worker ended;
-      // anything else (a broken frame) is worth showing too.
-      const std::string closed = worker.socket().peer() + " closed the connection";
+      // anything else (a connection closed inside a frame) is worth showing too.
       const std::string detail =
-          failure.what() == closed ? "" : std::string("\nThe connection failed: ") + failure.what();
+          what == peer + " closed the connection" ? "" : "\nThe connection failed: " + what;
       throw WorkerFailure(context + worker.describe_failure() + detail);
     }
   }

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "bowstring/memory/allocator.h"
 #include "bowstring/table/table.h"
 #include "bowstring/testing/array_data_testing.h"
 #include "bowstring/testing/ipc_testing.h"
@@ -408,6 +409,114 @@ TEST_F(PythonRunnerTest, AWorkerBreakingTheProtocolIsAWorkerFailure) {
   EXPECT_TRUE(run(identity(), input).equals(input));
 }
 
+// A function that writes a raw frame header (type, reserved word, payload length) to the
+// engine through the worker's own connection and then keeps busy, not reading its input.
+std::string sending_header_then_sleeping(uint32_t type, uint64_t length) {
+  return R"(
+def f(batches):
+    import gc, struct, time
+    from bowstring.worker.protocol import FrameSocket
+    connection = next(o for o in gc.get_objects()
+                      if isinstance(o, FrameSocket) and o.peer == "engine"
+                      and o.sock.fileno() >= 0)
+    connection.sock.sendall(struct.pack("<IIQ", )" +
+         std::to_string(type) + ", 0, " + std::to_string(length) + R"())
+    time.sleep(600)
+    yield from batches
+)";
+}
+
+TEST_F(PythonRunnerTest, AWorkerSendingABrokenFrameIsKilledAndExplained) {
+  const std::string message = error_message<WorkerFailure>([&] {
+    run(function(FunctionKind::kArrow, sending_header_then_sleeping(99, 0), numbers(0, 0).schema()),
+        numbers_table(10, 10));
+  });
+  EXPECT_NE(message.find("Python function 'f' failed on partition 0: Python worker"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("was killed by signal 9 (SIGKILL); the engine killed it: "),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("sent a frame of unknown type 99"), std::string::npos) << message;
+  const Table input = numbers_table(300, 100);
+  EXPECT_TRUE(run(identity(), input).equals(input));
+}
+
+// While it lives, the default allocator refuses to hold more than 1 GiB (rather than asking the
+// system for more, which a sanitizer would report as a fatal error).
+class CappedDefaultAllocator {
+ public:
+  CappedDefaultAllocator() {
+    // Kept for good: buffers allocated through it may outlive this scope.
+    static BudgetedAllocator* const capped =
+        new BudgetedAllocator(default_allocator(), int64_t{1} << 30, "test memory cap");
+    previous_ = set_default_allocator(capped);
+  }
+  ~CappedDefaultAllocator() { set_default_allocator(previous_); }
+  CappedDefaultAllocator(const CappedDefaultAllocator&) = delete;
+  CappedDefaultAllocator& operator=(const CappedDefaultAllocator&) = delete;
+
+ private:
+  Allocator* previous_ = nullptr;
+};
+
+TEST_F(PythonRunnerTest, AResultFrameTooLargeToHoldIsAWorkerFailure) {
+  const uint64_t length = uint64_t{1} << 40;
+  const CappedDefaultAllocator capped;
+  const std::string message = error_message<WorkerFailure>([&] {
+    run(function(FunctionKind::kArrow,
+                 sending_header_then_sleeping(static_cast<uint32_t>(FrameType::kBatch), length),
+                 numbers(0, 0).schema()),
+        numbers_table(10, 10));
+  });
+  EXPECT_NE(message.find("Python function 'f' failed on partition 0: Python worker"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("was killed by signal 9 (SIGKILL); the engine killed it: "),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("a BATCH frame of " + std::to_string(length) + " bytes"),
+            std::string::npos)
+      << message;
+  const Table input = numbers_table(300, 100);
+  EXPECT_TRUE(run(identity(), input).equals(input));
+}
+
+// Ends its results with END_OF_DATA and a COMPLETE whose payload is the Python bytes
+// expression `payload`, before the engine's input is read.
+std::string completing_with(const std::string& payload) {
+  return R"(
+def f(batches):
+    import gc
+    from bowstring.worker.protocol import FrameSocket, FrameType
+    connection = next(o for o in gc.get_objects()
+                      if isinstance(o, FrameSocket) and o.peer == "engine"
+                      and o.sock.fileno() >= 0)
+    connection.write(FrameType.END_OF_DATA)
+    connection.write(FrameType.COMPLETE, )" +
+         payload + R"()
+    yield from batches
+)";
+}
+
+TEST_F(PythonRunnerTest, AHugeMalformedPayloadIsQuotedOnlyInPart) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"b'[' + b'0,' * 1000000 + b'0]'", "sent a COMPLETE payload that is not a JSON object: [0,0"},
+      {R"(b'"' + b'a' * 2000000)", "sent a COMPLETE payload that is not JSON: "},
+      {R"(b'{"rows_in": "' + b'a' * 2000000 + b'"}')",
+       "sent a COMPLETE payload without the integer"},
+  };
+  for (const auto& [payload_expression, expected] : cases) {
+    const std::string& payload = payload_expression;
+    const std::string message = error_message<WorkerFailure>([&] {
+      run(function(FunctionKind::kArrow, completing_with(payload), numbers(0, 0).schema()),
+          numbers_table(10, 10));
+    });
+    EXPECT_NE(message.find(expected), std::string::npos) << message.substr(0, 1000);
+    EXPECT_LT(message.size(), 4000u) << message.substr(0, 1000);
+  }
+}
+
 TEST_F(PythonRunnerTest, ACallPastItsTimeoutIsKilled) {
   const char* const source = R"(
 import time
@@ -519,6 +628,7 @@ def f(batches):
   });
   {
     std::vector<WorkerLease> leases;
+    leases.reserve(static_cast<size_t>(pool()->options().max_workers));
     for (int i = 0; i < pool()->options().max_workers; ++i) {
       leases.push_back(pool()->acquire(give_up));
     }

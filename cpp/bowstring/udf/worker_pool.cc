@@ -227,7 +227,7 @@ T json_field(const nlohmann::json& object, const char* field, const std::string&
   try {
     return found->get<T>();
   } catch (const nlohmann::json::exception&) {
-    throw IoError(frame + " has a \"" + field + "\" of the wrong type: " + found->dump());
+    throw IoError(frame + " has a \"" + field + "\" of the wrong type: " + excerpt(found->dump()));
   }
 }
 
@@ -346,8 +346,10 @@ class PoolWorker final : public Worker {
   // The rest is guarded by the pool's mutex.
   std::atomic<pid_t> pid_{0};
   WorkerState state = WorkerState::kStarting;
-  // The acquirer that started it gave up waiting; it becomes idle once connected.
+  // The acquirer that started it gave up waiting; it becomes idle once connected, and is killed
+  // (by the monitor thread) if it has not connected by `start_deadline`.
   bool abandoned = false;
+  Clock::time_point start_deadline;
   // Set by the handshake; a lease holder uses it without the mutex.
   std::unique_ptr<FrameSocket> socket_;
   bool exited = false;
@@ -507,16 +509,22 @@ WorkerPool::Impl::Impl(PoolOptions options) : state_(std::make_shared<PoolState>
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, control) != 0) {
       throw_system_error("cannot create the fork server's control socket", errno);
     }
-    control_ = std::make_unique<FrameSocket>(UniqueFd(control[0]), "the Python fork server");
-    control_child_end_ = above_standard_fds(UniqueFd(control[1]));
+    // Both ends are owned before anything else can throw.
+    UniqueFd control_engine_end(control[0]);
+    UniqueFd control_child_end(control[1]);
+    control_ =
+        std::make_unique<FrameSocket>(std::move(control_engine_end), "the Python fork server");
+    control_child_end_ = above_standard_fds(std::move(control_child_end));
     int output[2];
     if (::pipe2(output, O_CLOEXEC) != 0) {
       throw_system_error("cannot create the fork server's output pipe", errno);
     }
-    output_write_end_ = above_standard_fds(UniqueFd(output[1]));
+    UniqueFd output_read_end(output[0]);
+    UniqueFd output_write_end(output[1]);
+    output_write_end_ = above_standard_fds(std::move(output_write_end));
     {
       std::lock_guard lock(state_->mutex);
-      add_output_locked(UniqueFd(output[0]), nullptr);
+      add_output_locked(std::move(output_read_end), nullptr);
     }
 
     monitor_thread_ = std::thread([this] { monitor_loop(); });
@@ -782,6 +790,7 @@ std::shared_ptr<PoolWorker> WorkerPool::Impl::start_worker(std::unique_lock<std:
   }
   const int id = state_->next_worker_id++;
   auto worker = std::make_shared<PoolWorker>(state_, id);
+  worker->start_deadline = Clock::now() + state_->options.start_timeout;
   state_->workers.emplace(id, worker);
   lock.unlock();
   try {
@@ -808,6 +817,7 @@ std::shared_ptr<PoolWorker> WorkerPool::Impl::start_worker(std::unique_lock<std:
   }
   if (cancel.cancelled() && worker->state == WorkerState::kStarting) {
     worker->abandoned = true;
+    wake(monitor_wake_.get());
     throw Cancelled("waiting for a Python worker was cancelled");
   }
   ++state_->stats.workers_failed;
@@ -1266,7 +1276,13 @@ void WorkerPool::Impl::monitor_loop() {
   std::optional<Clock::time_point> drain_deadline;
   while (true) {
     std::vector<std::shared_ptr<PoolWorker>> idle;
-    std::optional<Clock::time_point> next_retirement;
+    // The next idle worker to retire or abandoned worker to give up on.
+    std::optional<Clock::time_point> next_deadline;
+    const auto consider = [&](Clock::time_point deadline) {
+      if (!next_deadline || deadline < *next_deadline) {
+        next_deadline = deadline;
+      }
+    };
     bool stopping;
     {
       std::lock_guard lock(state_->mutex);
@@ -1277,9 +1293,11 @@ void WorkerPool::Impl::monitor_loop() {
       stopping = monitor_stopping_;
       idle = state_->idle;
       for (const auto& worker : idle) {
-        const auto retirement = worker->idle_since + state_->options.idle_timeout;
-        if (!next_retirement || retirement < *next_retirement) {
-          next_retirement = retirement;
+        consider(worker->idle_since + state_->options.idle_timeout);
+      }
+      for (const auto& [id, worker] : state_->workers) {
+        if (worker->state == WorkerState::kStarting && worker->abandoned) {
+          consider(worker->start_deadline);
         }
       }
     }
@@ -1288,7 +1306,7 @@ void WorkerPool::Impl::monitor_loop() {
         drain_deadline = Clock::now() + std::chrono::seconds(1);
       }
       idle.clear();
-      next_retirement = Clock::now();
+      next_deadline = Clock::now();
     }
 
     // Every source, then the idle workers' connections (kept alive by `idle` meanwhile).
@@ -1300,7 +1318,7 @@ void WorkerPool::Impl::monitor_loop() {
     for (const auto& worker : idle) {
       entries.push_back({worker->socket_->fd(), POLLIN, 0});
     }
-    const int ready = ::poll(entries.data(), entries.size(), poll_timeout(next_retirement));
+    const int ready = ::poll(entries.data(), entries.size(), poll_timeout(next_deadline));
     if (ready < 0 && errno != EINTR) {
       state_->log("cannot wait for worker output: " + system_message(errno));
       break;
@@ -1352,6 +1370,20 @@ void WorkerPool::Impl::monitor_loop() {
         if (now - worker->idle_since >= state_->options.idle_timeout) {
           close_locked(worker);
         }
+      }
+      // Nobody else waits for an abandoned worker: unconnected, it would hold its place forever.
+      for (const auto& [id, worker] : std::map(state_->workers)) {
+        if (worker->state != WorkerState::kStarting || !worker->abandoned ||
+            now < worker->start_deadline) {
+          continue;
+        }
+        const std::string reason =
+            "did not connect to the pool within " + format_duration(state_->options.start_timeout);
+        log.add(worker->name() + " " + reason + "; killed");
+        worker->kill_reason = "it " + reason;
+        worker->signal_locked();
+        ++state_->stats.workers_failed;
+        close_locked(worker);
       }
       if (!received.empty()) {
         state_->changed.notify_all();

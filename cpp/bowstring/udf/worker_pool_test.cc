@@ -1,8 +1,10 @@
 #include "bowstring/udf/worker_pool.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -10,11 +12,13 @@
 
 #include <atomic>
 #include <cerrno>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -176,6 +180,57 @@ TEST_F(PoolTest, StartsAndStopsLeavingNothingBehind) {
   EXPECT_EQ(count_open_fds(), fds_before);
 }
 
+// The descriptors open in this process, by number.
+std::set<int> open_fds() {
+  std::set<int> fds;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
+    fds.insert(std::stoi(entry.path().filename()));
+  }
+  return fds;
+}
+
+// Starting a pool fails cleanly at whichever step runs out of descriptors: every descriptor it
+// opened before that step is closed again.
+TEST_F(PoolTest, RunningOutOfDescriptorsWhileStartingLeaksNone) {
+  rlimit original{};
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &original), 0);
+  const std::set<int> fds_before = open_fds();
+  bool started = false;
+  for (int free_slots = 1; free_slots <= 16 && !started; ++free_slots) {
+    SCOPED_TRACE("free descriptors: " + std::to_string(free_slots));
+    // Descriptors already open above the limit stay open; new ones must come below it.
+    rlimit lowered = original;
+    lowered.rlim_cur = 64;
+    ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &lowered), 0);
+    // Every descriptor number below the limit is taken, but for the lowest few.
+    std::vector<int> fillers;
+    while (true) {
+      const int fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+      if (fd < 0) {
+        break;
+      }
+      fillers.push_back(fd);
+    }
+    for (int i = 0; i < free_slots; ++i) {
+      ::close(fillers[static_cast<size_t>(i)]);
+    }
+    std::string failure;
+    try {
+      WorkerPool pool(options());
+      started = true;
+    } catch (const Error& error) {
+      failure = error.what();
+    }
+    for (size_t i = static_cast<size_t>(free_slots); i < fillers.size(); ++i) {
+      ::close(fillers[i]);
+    }
+    ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &original), 0);
+    EXPECT_EQ(open_fds(), fds_before) << failure;
+  }
+  EXPECT_TRUE(started);
+  EXPECT_EQ(descendants(), std::vector<pid_t>{});
+}
+
 TEST_F(PoolTest, ShutdownIsIdempotentAndRefusesLaterAcquires) {
   WorkerPool pool(options());
   pool.shutdown();
@@ -285,6 +340,118 @@ TEST_F(PoolTest, CancellingWhileAWorkerStartsLeavesItForTheNextAcquire) {
     EXPECT_EQ(pool.stats().workers_started, 1);
     EXPECT_EQ(pool.stats().workers_alive, 1);
   }
+}
+
+// A stand-in for the fork server whose workers never connect: it answers SPAWN with a sleeping
+// process, reports how each one ends, and kills them when its control socket closes.
+const char* const kForkServerOfHangingWorkers = R"(
+import json, os, select, socket, struct, subprocess, sys
+
+control = socket.socket(fileno=3)
+
+def send(frame_type, fields):
+    data = json.dumps(fields).encode()
+    control.sendall(struct.pack("<IIQ", frame_type, 0, len(data)) + data)
+
+def receive(size):
+    data = b""
+    while len(data) < size:
+        chunk = control.recv(size - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return data
+
+send(1, {"pid": os.getpid(), "python_version": "%d.%d.%d" % sys.version_info[:3]})
+workers = {}
+while True:
+    for worker_id, child in list(workers.items()):
+        if child.poll() is not None:
+            code = child.returncode
+            send(4, {"worker_id": worker_id, "pid": child.pid,
+                     "exit_code": code if code >= 0 else None,
+                     "signal": -code if code < 0 else None})
+            del workers[worker_id]
+    if not select.select([control], [], [], 0.05)[0]:
+        continue
+    header, fds, _, _ = socket.recv_fds(control, 16, 1)
+    if len(header) < 16:
+        header = header + (receive(16 - len(header)) or b"") if header else b""
+    if len(header) < 16:
+        break
+    _, _, length = struct.unpack("<IIQ", header)
+    spawn = json.loads(receive(length))
+    for fd in fds:
+        os.close(fd)
+    child = subprocess.Popen(["sleep", "600"])
+    workers[spawn["worker_id"]] = child
+    send(3, {"worker_id": spawn["worker_id"], "pid": child.pid})
+for child in workers.values():
+    child.kill()
+    child.wait()
+)";
+
+// A worker whose acquirer gave up waiting for it still gets the start timeout: should it never
+// connect, it is killed and its place in the pool is free again.
+TEST_F(PoolTest, AnAbandonedWorkerThatNeverConnectsIsKilledAfterTheStartTimeout) {
+  const std::filesystem::path script =
+      std::filesystem::temp_directory_path() / ("bowstring-hanging-" + std::to_string(::getpid()));
+  {
+    std::ofstream out(script);
+    out << "#!" << bowstring::testing::python_executable() << "\n" << kForkServerOfHangingWorkers;
+  }
+  std::filesystem::permissions(script, std::filesystem::perms::owner_all);
+  PoolOptions settings = options();
+  settings.python_executable = script;
+  settings.max_workers = 1;
+  // Long enough for the acquire to be cancelled before it gives up itself.
+  settings.start_timeout = milliseconds(2000);
+  {
+    WorkerPool pool(settings);
+    std::filesystem::remove(script);
+    CancellationToken cancel;
+    std::thread canceller([&] {
+      EXPECT_TRUE(eventually([&] { return !pool.worker_pids().empty(); }));
+      cancel.cancel();
+    });
+    EXPECT_THROW(pool.acquire(cancel), Cancelled);
+    canceller.join();
+    const pid_t abandoned = pool.worker_pids().at(0);
+
+    // Gives the next acquire up (failing the test) should it wait far past the start timeout.
+    CancellationToken give_up;
+    std::mutex mutex;
+    std::condition_variable changed;
+    bool returned = false;
+    std::thread guard([&] {
+      std::unique_lock lock(mutex);
+      if (!changed.wait_for(lock, std::chrono::seconds(30), [&] { return returned; })) {
+        give_up.cancel();
+      }
+    });
+    std::string message = "acquired a worker that never connected";
+    try {
+      pool.acquire(give_up);
+    } catch (const WorkerFailure& failure) {
+      message = failure.what();
+    } catch (const Cancelled&) {
+      message = "still waiting for a worker after 30 s";
+    }
+    {
+      std::lock_guard lock(mutex);
+      returned = true;
+    }
+    changed.notify_all();
+    guard.join();
+    EXPECT_NE(message.find("it did not connect to the pool within 2 s"), std::string::npos)
+        << message;
+    EXPECT_TRUE(eventually([&] { return !process_exists(abandoned); }));
+    EXPECT_TRUE(log_.contains("(pid " + std::to_string(abandoned) +
+                              ") did not connect to the pool within 2 s; killed"))
+        << log_.text();
+    EXPECT_EQ(pool.stats().workers_failed, 2);
+  }
+  EXPECT_EQ(descendants(), std::vector<pid_t>{});
 }
 
 TEST_F(PoolTest, IdleWorkersAreRetired) {
