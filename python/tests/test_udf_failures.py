@@ -182,6 +182,21 @@ def test_memory_error_from_the_memory_limit(pool):
 # --- the worker dies ---
 
 
+@pytest.mark.parametrize("transport", ["socket", "shm"])
+def test_invalid_arrays_built_by_the_function_are_refused(pool, transport):
+    leaks = Leaks(pool)
+
+    def backwards_offsets(batches):
+        for batch in batches:
+            offsets = pa.py_buffer(struct.pack("<3i", 0, 5, 2))
+            text = pa.StringArray.from_buffers(2, offsets, pa.py_buffer(b"hello"))
+            yield pa.record_batch([text], names=["s"])
+
+    with pytest.raises(PythonWorkerError, match="result batch 0 that cannot be read: .*offset"):
+        read(pool, backwards_offsets, schema="s string", transport=transport)
+    leaks.check()
+
+
 def test_worker_exit(pool):
     leaks = Leaks(pool)
 

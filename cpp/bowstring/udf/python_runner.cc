@@ -316,7 +316,7 @@ class RunReader final : public PythonRunReader {
         partitioner_(*input_,
                      options_.partition_rows > 0 ? options_.partition_rows : kDefaultPartitionRows),
         command_(command_payload(function_, input_->schema(), options_)),
-        read_options_{.validate_full = false} {
+        read_options_{} {
     const int slots =
         options_.parallelism > 0 ? options_.parallelism : std::max(1, pool_->options().max_workers);
     window_ = 2 * int64_t{slots};

@@ -95,6 +95,13 @@ std::shared_ptr<Buffer> map_shared_memory(int fd, int64_t length, const std::str
   if (!S_ISREG(status.st_mode)) {
     throw IoError("the descriptor of " + what + " is not a memory file");
   }
+  // Unsealed, the sender could shrink the file under the mapping (SIGBUS on access) or change
+  // data that was already validated.
+  const int seals = ::fcntl(fd, F_GET_SEALS);
+  constexpr int kRequiredSeals = F_SEAL_SHRINK | F_SEAL_WRITE;
+  if (seals < 0 || (seals & kRequiredSeals) != kRequiredSeals) {
+    throw IoError("the memory file of " + what + " is not sealed against shrinking and writing");
+  }
   if (status.st_size < length) {
     throw IoError(what + " claims " + byte_count(length) + " but its memory file holds " +
                   byte_count(status.st_size));

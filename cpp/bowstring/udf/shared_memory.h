@@ -30,7 +30,8 @@ void seal_shared_memory(int fd);
 /// The first `length` bytes of the memory file `fd`, mapped read-only, as a buffer that unmaps
 /// them when the last reference to it (or to a slice of it) goes; the descriptor itself may be
 /// closed at once. `what` names the file in errors ("SHM_BATCH from worker 3"): `IoError` when
-/// the file is shorter than `length` (fstat) or cannot be mapped. An empty length gives an
+/// the file is not sealed against shrinking and writing, is shorter than `length` (fstat) or
+/// cannot be mapped. An empty length gives an
 /// empty buffer without mapping anything.
 std::shared_ptr<Buffer> map_shared_memory(int fd, int64_t length, const std::string& what);
 

@@ -93,6 +93,7 @@ TEST(SharedMemory, WritesPartsOneAfterTheOther) {
   const std::string name = "bowstring-test-parts";
   const UniqueFd fd = create_shared_memory(name, static_cast<int64_t>(expected.size()));
   write_shared_memory(fd.get(), parts);
+  seal_shared_memory(fd.get());
   // Written through the file, not through a mapping of it.
   EXPECT_EQ(count_mappings(name), 0);
   EXPECT_EQ(::lseek(fd.get(), 0, SEEK_END), static_cast<off_t>(expected.size()));
@@ -117,6 +118,17 @@ TEST(SharedMemory, RefusesALengthPastTheEndOfTheFile) {
             "frame 7 claims a negative length of -1 bytes");
 }
 
+TEST(SharedMemory, RefusesAFileThatCouldStillShrinkOrChange) {
+  const UniqueFd fd = create_shared_memory("bowstring-test-unsealed", 64);
+  EXPECT_EQ(testing::error_message<IoError>([&] { map_shared_memory(fd.get(), 64, "frame 9"); }),
+            "the memory file of frame 9 is not sealed against shrinking and writing");
+  ASSERT_EQ(::fcntl(fd.get(), F_ADD_SEALS, F_SEAL_SHRINK), 0);
+  EXPECT_EQ(testing::error_message<IoError>([&] { map_shared_memory(fd.get(), 64, "frame 9"); }),
+            "the memory file of frame 9 is not sealed against shrinking and writing");
+  ASSERT_EQ(::fcntl(fd.get(), F_ADD_SEALS, F_SEAL_WRITE), 0);
+  EXPECT_EQ(map_shared_memory(fd.get(), 64, "frame 9")->size(), 64);
+}
+
 TEST(SharedMemory, RefusesADescriptorThatIsNoFile) {
   int ends[2];
   ASSERT_EQ(::pipe2(ends, O_CLOEXEC), 0);
@@ -129,6 +141,7 @@ TEST(SharedMemory, RefusesADescriptorThatIsNoFile) {
 TEST(SharedMemory, AnEmptyLengthMapsNothing) {
   const std::string name = "bowstring-test-empty";
   const UniqueFd fd = create_shared_memory(name, 0);
+  seal_shared_memory(fd.get());
   const std::shared_ptr<Buffer> mapped = map_shared_memory(fd.get(), 0, "test file");
   EXPECT_EQ(mapped->size(), 0);
   EXPECT_NE(mapped->data(), nullptr);

@@ -11,6 +11,7 @@ traceback trimmed to the user's frames, and the input batch being processed).
 from __future__ import annotations
 
 import errno
+import fcntl
 import mmap
 import os
 import platform
@@ -66,6 +67,7 @@ _clock = time.perf_counter
 _WRITE_OPTIONS = pa.ipc.IpcWriteOptions()
 # Mapping every page at once is cheaper than faulting them in one by one as they are read.
 _INPUT_MAP_FLAGS = mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0)
+_RESULT_SEALS = fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_WRITE | fcntl.F_SEAL_SEAL
 _END_OF_STREAM = b"\xff\xff\xff\xff\x00\x00\x00\x00"
 # What an iterator function yields; returned instead, it is a mistake.
 _SINGLE_RESULTS = (pd.DataFrame, pd.Series, pa.RecordBatch, pa.Table)
@@ -535,9 +537,11 @@ class Worker:
             return
         # Written with one system call: measured three times faster than mapping the memfd
         # and copying into the mapping, whose fresh pages each fault on first touch.
-        fd = os.memfd_create("bowstring-result", os.MFD_CLOEXEC)
+        fd = os.memfd_create("bowstring-result", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
         try:
             length = _write_all(fd, parts)
+            # The engine maps the file and refuses one that could still shrink or change.
+            fcntl.fcntl(fd, fcntl.F_ADD_SEALS, _RESULT_SEALS)
             self._write_parts(FrameType.SHM_BATCH, [encode_json({"length": length})], fd)
         finally:
             os.close(fd)
