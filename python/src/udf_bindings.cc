@@ -203,7 +203,7 @@ nb::dict metrics_of(const PyRun& self) {
 }
 
 PyRun* start_run(PyWorkerPool& pool, nb::handle data, const std::string& name,
-                 const std::string& kind, nb::bytes pickled, nb::handle output_schema,
+                 const std::string& kind, const nb::bytes& pickled, nb::handle output_schema,
                  int64_t max_records_per_batch, int parallelism, int64_t partition_rows,
                  std::optional<std::string> transport, std::string session_time_zone,
                  std::map<std::string, std::string> config, std::optional<double> timeout) {
