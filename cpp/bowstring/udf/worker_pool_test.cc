@@ -194,6 +194,10 @@ std::set<int> open_fds() {
 TEST_F(PoolTest, RunningOutOfDescriptorsWhileStartingLeaksNone) {
   rlimit original{};
   ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &original), 0);
+#ifdef BOWSTRING_SANITIZE
+  GTEST_SKIP() << "UBSan's type checks open a pipe of their own and abort without descriptors";
+#endif
+  const PoolOptions pool_options = options();
   const std::set<int> fds_before = open_fds();
   bool started = false;
   for (int free_slots = 1; free_slots <= 16 && !started; ++free_slots) {
@@ -216,7 +220,7 @@ TEST_F(PoolTest, RunningOutOfDescriptorsWhileStartingLeaksNone) {
     }
     std::string failure;
     try {
-      WorkerPool pool(options());
+      WorkerPool pool(pool_options);
       started = true;
     } catch (const Error& error) {
       failure = error.what();
