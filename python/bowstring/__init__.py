@@ -43,21 +43,7 @@ _CORE_NAMES = frozenset(
 )
 _SUBMODULES = frozenset({"errors", "ipc", "udf"})
 
-__all__ = [
-    "Array",
-    "ChunkedArray",
-    "DataType",
-    "Field",
-    "RecordBatch",
-    "RecordBatchReader",
-    "Schema",
-    "Table",
-    "__version__",
-    "allocator_stats",
-    "errors",
-    "ipc",
-    "udf",
-]
+__all__ = sorted(_CORE_NAMES | _SUBMODULES)
 
 
 def __getattr__(name: str) -> _typing.Any:

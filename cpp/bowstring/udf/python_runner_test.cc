@@ -110,6 +110,12 @@ class PythonRunnerTest : public ::testing::Test {
     return reader->read_all();
   }
 
+  // After a failure: the pool still runs a function correctly (replacing a lost worker).
+  void expect_pool_serves_runs() {
+    const Table input = numbers_table(300, 100);
+    EXPECT_TRUE(run(identity(), input).equals(input));
+  }
+
   static inline testing::LineCollector output_;
   static inline testing::LineCollector log_;
   static inline std::shared_ptr<WorkerPool> pool_;
@@ -275,8 +281,7 @@ def f(batches):
   }
   // The worker resynchronized and went back to the pool: it serves the next run.
   EXPECT_EQ(pool()->stats().workers_failed, failed_before);
-  const Table input = numbers_table(300, 100);
-  EXPECT_TRUE(run(identity(), input).equals(input));
+  expect_pool_serves_runs();
 }
 
 TEST_F(PythonRunnerTest, ResultsBeforeAFailingPartitionComeFirst) {
@@ -357,8 +362,7 @@ def f(batches):
   EXPECT_NE(message.find("Python worker"), std::string::npos) << message;
   EXPECT_NE(message.find("SIGSEGV"), std::string::npos) << message;
   // The pool replaces the worker.
-  const Table input = numbers_table(300, 100);
-  EXPECT_TRUE(run(identity(), input).equals(input));
+  expect_pool_serves_runs();
 }
 
 // A function that writes a frame (Python expressions of its type and payload) to the engine
@@ -405,8 +409,7 @@ TEST_F(PythonRunnerTest, AWorkerBreakingTheProtocolIsAWorkerFailure) {
         << message;
     EXPECT_NE(message.find(expected), std::string::npos) << message;
   }
-  const Table input = numbers_table(300, 100);
-  EXPECT_TRUE(run(identity(), input).equals(input));
+  expect_pool_serves_runs();
 }
 
 // A function that writes a raw frame header (type, reserved word, payload length) to the
@@ -438,8 +441,7 @@ TEST_F(PythonRunnerTest, AWorkerSendingABrokenFrameIsKilledAndExplained) {
             std::string::npos)
       << message;
   EXPECT_NE(message.find("sent a frame of unknown type 99"), std::string::npos) << message;
-  const Table input = numbers_table(300, 100);
-  EXPECT_TRUE(run(identity(), input).equals(input));
+  expect_pool_serves_runs();
 }
 
 // While it lives, the default allocator refuses to hold more than 1 GiB (rather than asking the
@@ -478,8 +480,7 @@ TEST_F(PythonRunnerTest, AResultFrameTooLargeToHoldIsAWorkerFailure) {
   EXPECT_NE(message.find("a BATCH frame of " + std::to_string(length) + " bytes"),
             std::string::npos)
       << message;
-  const Table input = numbers_table(300, 100);
-  EXPECT_TRUE(run(identity(), input).equals(input));
+  expect_pool_serves_runs();
 }
 
 // Ends its results with END_OF_DATA and a COMPLETE whose payload is the Python bytes
@@ -535,8 +536,7 @@ def f(batches):
   EXPECT_NE(message.find("exceeded the call timeout of 300 ms"), std::string::npos) << message;
   EXPECT_NE(message.find("Python worker"), std::string::npos) << message;
   // The pool replaces the worker.
-  const Table input = numbers_table(300, 100);
-  EXPECT_TRUE(run(identity(), input).equals(input));
+  expect_pool_serves_runs();
 }
 
 TEST_F(PythonRunnerTest, WaitingForTheCallerDoesNotCountAgainstTheTimeout) {
@@ -585,8 +585,7 @@ TEST_F(PythonRunnerTest, CancellingFromAnotherThreadStopsAnEndlessLoop) {
     canceller.join();
     EXPECT_THROW(reader->next(), Cancelled);
   }
-  const Table input = numbers_table(300, 100);
-  EXPECT_TRUE(run(identity(), input).equals(input));
+  expect_pool_serves_runs();
 }
 
 TEST_F(PythonRunnerTest, DestroyingTheReaderStopsTheRun) {
@@ -639,8 +638,7 @@ def f(batches):
   }
   changed.notify_all();
   guard.join();
-  const Table input = numbers_table(300, 100);
-  EXPECT_TRUE(run(identity(), input).equals(input));
+  expect_pool_serves_runs();
 }
 
 TEST_F(PythonRunnerTest, EmptyInputGivesNoResults) {

@@ -26,7 +26,7 @@ TEST(ParallelFor, CallsEveryIndexOnceWithWorkersInRange) {
   }
 }
 
-TEST(ParallelFor, NothingToDo) {
+TEST(ParallelFor, ZeroTasksRunNothing) {
   bool called = false;
   parallel_for(0, 4, [&](int64_t, int) { called = true; });
   EXPECT_FALSE(called);
