@@ -49,14 +49,6 @@ def _path_of(source: Any) -> Optional[str]:
     return None
 
 
-def _is_regular_file(path: str) -> bool:
-    """Opens ``path`` for reading, so that a missing or unreadable path raises the OSError
-    subclass Python raises for it (FileNotFoundError, PermissionError, IsADirectoryError...),
-    naming the path; then says whether it is a regular file, which can be mapped."""
-    with open(path, "rb", buffering=0) as file:
-        return stat.S_ISREG(os.fstat(file.fileno()).st_mode)
-
-
 def _compression_name(compression: Optional[str]) -> str:
     if compression is None:
         return "none"
@@ -77,12 +69,14 @@ def _read(read: Callable[[Any, bool], Table], source: Any, validate: bool) -> Ta
     """Calls the native reader ``read`` on ``source``: a path that is not a regular file (a
     pipe, a device) is opened and read as a file object, since it cannot be mapped."""
     path = _path_of(source)
-    if path is not None:
-        if not _is_regular_file(path):
-            with open(path, "rb", buffering=0) as file:
-                return read(file, validate)
-        return read(path, validate)
-    return read(source, validate)
+    if path is None:
+        return read(source, validate)
+    # Opened here, so that a missing or unreadable path raises Python's own OSError subclass
+    # naming it; and opened once: a FIFO opened twice can lose its writer in between.
+    with open(path, "rb", buffering=0) as file:
+        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+            return read(file, validate)
+    return read(path, validate)
 
 
 def read_stream(source: Source, *, validate: bool = True) -> Table:
