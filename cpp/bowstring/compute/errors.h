@@ -1,0 +1,67 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "bowstring/util/error.h"
+
+namespace bowstring::compute {
+
+/// An error of Spark SQL's, carrying Spark's error condition ("DIVIDE_BY_ZERO",
+/// "CAST_INVALID_INPUT"...). `what()` reads "[CONDITION] message", as Spark prints it. The
+/// subclasses match the `pyspark.errors` exception a PySpark user would catch; the Python
+/// bindings raise those names.
+class SparkError : public Error {
+ public:
+  SparkError(std::string condition, std::string_view message);
+  /// Spark's error condition, such as "ARITHMETIC_OVERFLOW".
+  const std::string& condition() const { return condition_; }
+
+ private:
+  std::string condition_;
+};
+
+/// Integer overflow, division by zero, decimal precision loss in ANSI mode
+/// (`ArithmeticException`). Conditions: ARITHMETIC_OVERFLOW, DIVIDE_BY_ZERO,
+/// NUMERIC_VALUE_OUT_OF_RANGE, CAST_OVERFLOW.
+class ArithmeticError : public SparkError {
+ public:
+  using SparkError::SparkError;
+};
+
+/// A string that does not parse as the number, boolean or binary asked for
+/// (`NumberFormatException`; condition CAST_INVALID_INPUT).
+class NumberFormatError : public SparkError {
+ public:
+  using SparkError::SparkError;
+};
+
+/// An invalid date, time, time zone or datetime pattern (`DateTimeException`; conditions
+/// CAST_INVALID_INPUT, INVALID_TIMEZONE, CANNOT_PARSE_TIMESTAMP, INVALID_DATETIME_PATTERN...).
+class DateTimeError : public SparkError {
+ public:
+  using SparkError::SparkError;
+};
+
+/// An argument value a function refuses at run time, such as an invalid regular expression
+/// (`IllegalArgumentException`; conditions INVALID_PARAMETER_VALUE...).
+class IllegalArgumentError : public SparkError {
+ public:
+  using SparkError::SparkError;
+};
+
+/// Other runtime failures Spark reports as `SparkRuntimeException` (INVALID_ARRAY_INDEX...).
+class SparkRuntimeError : public SparkError {
+ public:
+  using SparkError::SparkError;
+};
+
+/// A query that cannot be analysed: unknown column or function, wrong argument count or
+/// types (`AnalysisException`; conditions UNRESOLVED_COLUMN, UNRESOLVED_ROUTINE,
+/// WRONG_NUM_ARGS, DATATYPE_MISMATCH...).
+class AnalysisError : public SparkError {
+ public:
+  using SparkError::SparkError;
+};
+
+}  // namespace bowstring::compute

@@ -1,0 +1,60 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "bowstring/array/array.h"
+#include "bowstring/compute/datum.h"
+#include "bowstring/memory/buffer.h"
+
+namespace bowstring::compute {
+
+/// The validity of a row-wise result whose row is null when any argument's is: the AND of the
+/// arguments' validity bitmaps over `length` rows (scalars count for every row), as a new
+/// bitmap starting at bit 0, or nullptr when no row is null. `null_count` receives the number
+/// of null rows.
+std::shared_ptr<Buffer> and_validity(std::span<const Datum> arguments, int64_t length,
+                                     Allocator* allocator, int64_t* null_count);
+
+/// The validity bits of `data` over its window, copied to a new bitmap starting at bit 0, or
+/// nullptr when it has no nulls.
+std::shared_ptr<Buffer> copy_validity(const ArrayData& data, Allocator* allocator);
+
+/// An array of a fixed-width type from its parts: validity (nullptr: no nulls) and values,
+/// both starting at row 0.
+Array make_fixed_width_array(TypePtr type, int64_t length, std::shared_ptr<Buffer> validity,
+                             int64_t null_count, std::shared_ptr<Buffer> values);
+
+/// Room for `length` values of `T`, to be written by a kernel and handed to
+/// `make_fixed_width_array` with `finish()`.
+template <typename T>
+class OutputValues {
+ public:
+  OutputValues(int64_t length, Allocator* allocator)
+      : buffer_(length * static_cast<int64_t>(sizeof(T)), allocator) {}
+  T* data() { return reinterpret_cast<T*>(buffer_.mutable_data()); }
+  std::shared_ptr<Buffer> finish() { return buffer_.finish(); }
+
+ private:
+  MutableBuffer buffer_;
+};
+
+/// Calls `visit(i)` for each row i in [0, length) whose bit is set in `validity` (bits counted
+/// from `offset`; nullptr means every row), a word of 64 rows at a time.
+template <typename Visit>
+void for_each_set_bit(const uint8_t* validity, int64_t offset, int64_t length, Visit&& visit) {
+  if (validity == nullptr) {
+    for (int64_t i = 0; i < length; ++i) {
+      visit(i);
+    }
+    return;
+  }
+  for (int64_t i = 0; i < length; ++i) {
+    if (bit_util::get_bit(validity, offset + i)) {
+      visit(i);
+    }
+  }
+}
+
+}  // namespace bowstring::compute
