@@ -70,8 +70,10 @@ int64_t HyperLogLogSketches::estimate(int64_t group) const {
   }
   double estimate = alpha_m2 / inverse_sum;
   if (zeros > 0) {
+    // Spark's rule, then the original HyperLogLog's (linear counting while the raw estimate is
+    // under 2.5 m), which stands in for Spark's empirical bias correction where that applies.
     const double linear = m * std::log(m / static_cast<double>(zeros));
-    if (linear <= kLinearCountingThresholds[p_ - 4]) {
+    if (linear <= kLinearCountingThresholds[p_ - 4] || estimate <= 2.5 * m) {
       estimate = linear;
     }
   }

@@ -10,10 +10,11 @@ namespace bowstring::compute {
 /// registers of the leading-zero counts of 64-bit XXH64 hashes (seed 42) of the values.
 ///
 /// The estimate follows Spark's: linear counting while it stays under Spark's threshold for p
-/// (so small cardinalities give exactly Spark's answer), otherwise the raw HyperLogLog
-/// estimate. Spark additionally subtracts an empirical bias (tables from the HLL++ paper) in
-/// the range between the threshold and 5 * 2^p; we do not, so estimates in that range may
-/// differ from Spark's, though they stay within the requested relative standard deviation.
+/// (so small cardinalities give exactly Spark's answer), the raw HyperLogLog estimate above
+/// 5 * 2^p (Spark's answer again). In between Spark subtracts an empirical bias (tables from
+/// the HLL++ paper); we use the original HyperLogLog's rule instead (linear counting while the
+/// raw estimate is under 2.5 * 2^p, the raw estimate above), so answers in that range may
+/// differ from Spark's, within the requested relative standard deviation.
 class HyperLogLogSketches {
  public:
   /// Sketches for the relative standard deviation `rsd` (Spark's default 0.05 gives p = 9).
