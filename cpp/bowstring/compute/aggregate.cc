@@ -295,8 +295,21 @@ class IntegerSumAggregator final : public AggregatorBase {
       using T = typename decltype(tag)::type;
       if constexpr (std::is_integral_v<T>) {
         const T* raw = data.values<T>(1);
-        for_each_valid_row(data,
-                           [&](int64_t i) { add(group_ids[static_cast<size_t>(i)], raw[i]); });
+        const uint32_t* groups = group_ids.data();
+        int64_t* sums = sums_.data();
+        uint8_t* valid = valid_.data();
+        bool overflow = false;
+        for_each_valid_row(data, [&](int64_t i) {
+          const uint32_t g = groups[i];
+          valid[g] = 1;
+          if constexpr (std::is_same_v<T, uint64_t>) {
+            overflow |= raw[i] > static_cast<uint64_t>(INT64_MAX);
+          }
+          overflow |= __builtin_add_overflow(sums[g], static_cast<int64_t>(raw[i]), &sums[g]);
+        });
+        if (overflow) [[unlikely]] {
+          redo_with_checks(data, raw, group_ids);
+        }
       }
     });
   }
@@ -317,6 +330,18 @@ class IntegerSumAggregator final : public AggregatorBase {
   }
 
  private:
+  /// Some sum overflowed in the fast pass: undo it and add again value by value, raising or
+  /// marking the overflowing groups.
+  template <typename T>
+  void redo_with_checks(const ArrayData& data, const T* raw, std::span<const uint32_t> group_ids) {
+    for_each_valid_row(data, [&](int64_t i) {
+      const uint32_t g = group_ids[static_cast<size_t>(i)];
+      sums_[g] =
+          static_cast<int64_t>(static_cast<uint64_t>(sums_[g]) - static_cast<uint64_t>(raw[i]));
+    });
+    for_each_valid_row(data, [&](int64_t i) { add(group_ids[static_cast<size_t>(i)], raw[i]); });
+  }
+
   template <typename T>
   void add(uint32_t group, T value) {
     valid_[group] = 1;
@@ -363,10 +388,13 @@ class DoubleSumAggregator final : public AggregatorBase {
     visit_numeric(data.type->id(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       const T* raw = data.values<T>(1);
+      const uint32_t* groups = group_ids.data();
+      double* sums = sums_.data();
+      uint8_t* valid = valid_.data();
       for_each_valid_row(data, [&](int64_t i) {
-        const uint32_t g = group_ids[static_cast<size_t>(i)];
-        sums_[g] += static_cast<double>(raw[i]);
-        valid_[g] = 1;
+        const uint32_t g = groups[i];
+        sums[g] += static_cast<double>(raw[i]);
+        valid[g] = 1;
       });
     });
   }
@@ -507,10 +535,13 @@ class DoubleAvgAggregator final : public AggregatorBase {
     visit_numeric(data.type->id(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       const T* raw = data.values<T>(1);
+      const uint32_t* groups = group_ids.data();
+      double* sums = sums_.data();
+      int64_t* counts = counts_.data();
       for_each_valid_row(data, [&](int64_t i) {
-        const uint32_t g = group_ids[static_cast<size_t>(i)];
-        sums_[g] += static_cast<double>(raw[i]);
-        ++counts_[g];
+        const uint32_t g = groups[i];
+        sums[g] += static_cast<double>(raw[i]);
+        ++counts[g];
       });
     });
   }
@@ -698,14 +729,17 @@ class FixedMinMaxAggregator final : public AggregatorBase {
   }
 
   void fold(const ArrayData& data, std::span<const uint32_t> group_ids) {
+    const uint32_t* groups = group_ids.data();
+    T* values = values_.data();
+    uint8_t* valid = valid_.data();
     for_each_valid_row(data, [&](int64_t i) {
-      const uint32_t g = group_ids[static_cast<size_t>(i)];
+      const uint32_t g = groups[i];
       const T value = value_at(data, i);
-      if (valid_[g] == 0) {
-        values_[g] = value;
-        valid_[g] = 1;
-      } else if (kMax ? less_than(values_[g], value) : less_than(value, values_[g])) {
-        values_[g] = value;
+      if (valid[g] == 0) {
+        values[g] = value;
+        valid[g] = 1;
+      } else if (kMax ? less_than(values[g], value) : less_than(value, values[g])) {
+        values[g] = value;
       }
     });
   }

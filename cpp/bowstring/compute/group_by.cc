@@ -1,5 +1,6 @@
 #include "bowstring/compute/group_by.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -70,12 +71,35 @@ std::vector<Array> group_by(std::span<const Array> keys, std::span<const Aggrega
                                    resolution.arguments, aggregate.options, context)});
   }
 
+  // Rows go through in batches, so that the group ids of a batch stay in the caches between
+  // the grouper and the aggregators (and no array of ids as long as the input is allocated).
+  constexpr int64_t kBatchRows = 64 * 1024;
   std::unique_ptr<Grouper> grouper = Grouper::make(key_types, context.allocator);
-  const std::vector<uint32_t> group_ids = grouper->consume(keys);
+  std::vector<uint32_t> group_ids(static_cast<size_t>(std::min(rows, kBatchRows)));
+  std::vector<Array> batch_keys(keys.size());
+  std::vector<Datum> batch_arguments;
+  for (int64_t begin = 0; begin < rows; begin += kBatchRows) {
+    const int64_t length = std::min(kBatchRows, rows - begin);
+    const bool whole = begin == 0 && length == rows;
+    for (size_t c = 0; c < keys.size(); ++c) {
+      batch_keys[c] = whole ? keys[c] : keys[c].slice(begin, length);
+    }
+    grouper->consume(batch_keys, group_ids.data());
+    const std::span<const uint32_t> ids(group_ids.data(), static_cast<size_t>(length));
+    for (Prepared& entry : prepared) {
+      batch_arguments.clear();
+      for (const Datum& argument : entry.arguments) {
+        batch_arguments.push_back(argument.is_scalar() || whole
+                                      ? argument
+                                      : Datum(argument.array().slice(begin, length)));
+      }
+      entry.aggregator->resize(grouper->num_groups());
+      entry.aggregator->update(batch_arguments, ids);
+    }
+  }
   std::vector<Array> result = grouper->unique_keys();
   for (Prepared& entry : prepared) {
     entry.aggregator->resize(grouper->num_groups());
-    entry.aggregator->update(entry.arguments, group_ids);
     result.push_back(entry.aggregator->finish());
   }
   return result;

@@ -204,8 +204,18 @@ class IntegerGrouper final : public Grouper {
 
   template <typename Load>
   void consume_values(const ArrayData& data, uint32_t* group_ids, Load load) {
+    // Rows this far ahead have their slot prefetched once the table outgrows the caches.
+    constexpr int64_t kAhead = 16;
+    constexpr size_t kPrefetchFrom = size_t{1} << 16;
     const uint8_t* validity = data.buffers[0] != nullptr ? data.buffers[0]->data() : nullptr;
-    for (int64_t i = 0; i < data.length; ++i) {
+    const int64_t length = data.length;
+    Slot* slots = slots_.data();
+    size_t mask = mask_;
+    bool prefetch = slots_.size() >= kPrefetchFrom;
+    for (int64_t i = 0; i < length; ++i) {
+      if (prefetch && i + kAhead < length) {
+        __builtin_prefetch(slots + slot_of(load(i + kAhead)));
+      }
       if (validity != nullptr && !bit_util::get_bit(validity, data.offset + i)) {
         group_ids[i] = null_group();
         continue;
@@ -213,13 +223,16 @@ class IntegerGrouper final : public Grouper {
       const uint64_t key = load(i);
       size_t slot = slot_of(key);
       while (true) {
-        Slot& candidate = slots_[slot];
+        Slot& candidate = slots[slot];
         if (candidate.group_plus_one == 0) {
           const uint32_t group = new_group(key);
           candidate = Slot{key, group + 1};
           group_ids[i] = group;
           if (group_keys_.size() * 2 > slots_.size()) {
             resize_table(slots_.size() * 2);
+            slots = slots_.data();
+            mask = mask_;
+            prefetch = slots_.size() >= kPrefetchFrom;
           }
           break;
         }
@@ -227,7 +240,7 @@ class IntegerGrouper final : public Grouper {
           group_ids[i] = candidate.group_plus_one - 1;
           break;
         }
-        slot = (slot + 1) & mask_;
+        slot = (slot + 1) & mask;
       }
     }
   }
