@@ -1,5 +1,6 @@
 #include "bowstring/compute/grouper.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -255,6 +256,26 @@ class IntegerGrouper final : public Grouper {
 
 // --- Keys as byte strings ------------------------------------------------------------------
 
+/// Whether `length` bytes at `a` and `b` are equal; inline word compares, as keys are short.
+inline bool bytes_equal(const char* a, const char* b, int64_t length) {
+  int64_t i = 0;
+  for (; i + 8 <= length; i += 8) {
+    uint64_t x;
+    uint64_t y;
+    std::memcpy(&x, a + i, sizeof(x));
+    std::memcpy(&y, b + i, sizeof(y));
+    if (x != y) {
+      return false;
+    }
+  }
+  for (; i < length; ++i) {
+    if (a[i] != b[i]) {
+      return false;
+    }
+  }
+  return true;
+}
+
 /// A hash table from byte strings to group ids; the strings are kept in one arena.
 class ByteKeyTable {
  public:
@@ -265,6 +286,9 @@ class ByteKeyTable {
     return {bytes_.data() + offsets_[group],
             static_cast<size_t>(offsets_[group + 1] - offsets_[group])};
   }
+
+  /// Starts loading the slot where a key of hash `hash` is looked for first.
+  void prefetch(uint64_t hash) const { __builtin_prefetch(slots_.data() + (hash & mask_)); }
 
   /// The group of `key` (whose hash is `hash`), a new one if it is not there yet.
   uint32_t find_or_insert(const char* key, int64_t length, uint64_t hash) {
@@ -284,7 +308,7 @@ class ByteKeyTable {
         const uint32_t group = candidate.group_plus_one - 1;
         const int64_t begin = offsets_[group];
         if (offsets_[group + 1] - begin == length &&
-            (length == 0 || std::memcmp(bytes_.data() + begin, key, length) == 0)) {
+            bytes_equal(bytes_.data() + begin, key, length)) {
           return group;
         }
       }
@@ -345,30 +369,17 @@ class BinaryGrouper final : public Grouper {
   void consume(std::span<const Array> keys, uint32_t* group_ids) override {
     check_keys(keys);
     const ArrayData& data = *keys[0].data();
-    const uint8_t* validity = data.buffers[0] != nullptr ? data.buffers[0]->data() : nullptr;
     if (data.type->id() == TypeId::kString || data.type->id() == TypeId::kBinary) {
       const auto* offsets = data.values<int32_t>(1);
       const auto* bytes = reinterpret_cast<const char*>(
           data.buffers[2] != nullptr ? data.buffers[2]->data() : nullptr);
-      for (int64_t i = 0; i < data.length; ++i) {
-        if (validity != nullptr && !bit_util::get_bit(validity, data.offset + i)) {
-          group_ids[i] = null_group();
-          continue;
-        }
-        const char* key = bytes + offsets[i];
-        const int64_t length = offsets[i + 1] - offsets[i];
-        group_ids[i] = group_of(key, length);
-      }
+      consume_values(data, group_ids, [&](int64_t i) {
+        return std::string_view(bytes + offsets[i],
+                                static_cast<size_t>(offsets[i + 1] - offsets[i]));
+      });
       return;
     }
-    for (int64_t i = 0; i < data.length; ++i) {
-      if (validity != nullptr && !bit_util::get_bit(validity, data.offset + i)) {
-        group_ids[i] = null_group();
-        continue;
-      }
-      const std::string_view key = binary_value(data, i);
-      group_ids[i] = group_of(key.data(), static_cast<int64_t>(key.size()));
-    }
+    consume_values(data, group_ids, [&](int64_t i) { return binary_value(data, i); });
   }
 
   uint32_t num_groups() const override { return static_cast<uint32_t>(group_to_entry_.size()); }
@@ -388,8 +399,37 @@ class BinaryGrouper final : public Grouper {
   }
 
  private:
-  uint32_t group_of(const char* key, int64_t length) {
-    const uint32_t entry = table_.find_or_insert(key, length, hash_bytes(key, length));
+  /// Looks up blocks of rows: first every hash of the block, prefetching the slots, then the
+  /// probes, so that the loads of many slots are under way at once.
+  template <typename Get>
+  void consume_values(const ArrayData& data, uint32_t* group_ids, Get get) {
+    constexpr int64_t kBlock = 64;
+    const uint8_t* validity = data.buffers[0] != nullptr ? data.buffers[0]->data() : nullptr;
+    uint64_t hashes[kBlock];
+    for (int64_t start = 0; start < data.length; start += kBlock) {
+      const int64_t count = std::min(kBlock, data.length - start);
+      for (int64_t j = 0; j < count; ++j) {
+        const int64_t i = start + j;
+        if (validity == nullptr || bit_util::get_bit(validity, data.offset + i)) {
+          const std::string_view key = get(i);
+          hashes[j] = hash_bytes(key.data(), static_cast<int64_t>(key.size()));
+          table_.prefetch(hashes[j]);
+        }
+      }
+      for (int64_t j = 0; j < count; ++j) {
+        const int64_t i = start + j;
+        if (validity != nullptr && !bit_util::get_bit(validity, data.offset + i)) {
+          group_ids[i] = null_group();
+          continue;
+        }
+        const std::string_view key = get(i);
+        group_ids[i] = group_of(key.data(), static_cast<int64_t>(key.size()), hashes[j]);
+      }
+    }
+  }
+
+  uint32_t group_of(const char* key, int64_t length, uint64_t hash) {
+    const uint32_t entry = table_.find_or_insert(key, length, hash);
     if (entry == table_to_group_.size()) {
       table_to_group_.push_back(static_cast<uint32_t>(group_to_entry_.size()));
       group_to_entry_.push_back(entry);
@@ -612,6 +652,95 @@ const char* skip_value(const DataType& type, const char* in) {
   }
 }
 
+/// Encodes rows [start, start + count) of `keys` as `encode_value` does, one after the other
+/// into `rows`; row j spans [offsets[j], offsets[j + 1]). Flat columns are encoded a column at a
+/// time; other columns value by value.
+void encode_rows(std::span<const Array> keys, int64_t start, int64_t count,
+                 std::vector<int64_t>& offsets, std::string& rows) {
+  offsets.assign(static_cast<size_t>(count) + 1, 0);
+  std::vector<std::string> others;
+  // Sizes first (shifted by one so that the prefix sum gives the offsets).
+  for (const Array& key : keys) {
+    const ArrayData& data = *key.data();
+    const TypeId id = data.type->id();
+    const int64_t width = data.type->byte_width();
+    const bool binary = data.type->is_binary_like();
+    const bool fixed = !binary && width > 0 && id != TypeId::kDictionary &&
+                       id != TypeId::kFloat16 && id != TypeId::kExtension;
+    for (int64_t j = 0; j < count; ++j) {
+      const int64_t i = start + j;
+      int64_t size = 1;
+      if (id == TypeId::kNull || data.is_null_in_bitmap(i)) {
+        size = 1;
+      } else if (fixed) {
+        size = 1 + width;
+      } else if (id == TypeId::kBoolean) {
+        size = 2;
+      } else if (binary) {
+        size = 1 + 4 + static_cast<int64_t>(binary_value(data, i).size());
+      } else {
+        std::string encoded;
+        encode_value(data, i, encoded);
+        size = static_cast<int64_t>(encoded.size());
+        others.push_back(std::move(encoded));
+      }
+      offsets[static_cast<size_t>(j) + 1] += size;
+    }
+  }
+  for (int64_t j = 0; j < count; ++j) {
+    offsets[static_cast<size_t>(j) + 1] += offsets[static_cast<size_t>(j)];
+  }
+  rows.resize(static_cast<size_t>(offsets[static_cast<size_t>(count)]));
+  std::vector<int64_t> cursor(offsets.begin(), offsets.end() - 1);
+  size_t next_other = 0;
+  for (const Array& key : keys) {
+    const ArrayData& data = *key.data();
+    const TypeId id = data.type->id();
+    const int64_t width = data.type->byte_width();
+    const bool binary = data.type->is_binary_like();
+    const bool fixed = !binary && width > 0 && id != TypeId::kDictionary &&
+                       id != TypeId::kFloat16 && id != TypeId::kExtension;
+    const uint8_t* values = fixed ? data.buffers[1]->data() + data.offset * width : nullptr;
+    for (int64_t j = 0; j < count; ++j) {
+      const int64_t i = start + j;
+      char* out = rows.data() + cursor[static_cast<size_t>(j)];
+      if (id == TypeId::kNull || data.is_null_in_bitmap(i)) {
+        *out = 0;
+        cursor[static_cast<size_t>(j)] += 1;
+        continue;
+      }
+      if (fixed) {
+        *out = 1;
+        if (id == TypeId::kFloat32) {
+          const uint32_t bits = normalized_float_bits(data.values<float>(1)[i]);
+          std::memcpy(out + 1, &bits, sizeof(bits));
+        } else if (id == TypeId::kFloat64) {
+          const uint64_t bits = normalized_double_bits(data.values<double>(1)[i]);
+          std::memcpy(out + 1, &bits, sizeof(bits));
+        } else {
+          std::memcpy(out + 1, values + i * width, static_cast<size_t>(width));
+        }
+        cursor[static_cast<size_t>(j)] += 1 + width;
+      } else if (id == TypeId::kBoolean) {
+        out[0] = 1;
+        out[1] = bit_util::get_bit(data.buffers[1]->data(), data.offset + i) ? 1 : 0;
+        cursor[static_cast<size_t>(j)] += 2;
+      } else if (binary) {
+        const std::string_view value = binary_value(data, i);
+        const auto size = static_cast<uint32_t>(value.size());
+        out[0] = 1;
+        std::memcpy(out + 1, &size, sizeof(size));
+        std::memcpy(out + 5, value.data(), value.size());
+        cursor[static_cast<size_t>(j)] += 5 + size;
+      } else {
+        const std::string& encoded = others[next_other++];
+        std::memcpy(out, encoded.data(), encoded.size());
+        cursor[static_cast<size_t>(j)] += static_cast<int64_t>(encoded.size());
+      }
+    }
+  }
+}
+
 /// Any number of key columns of any types: each row is encoded into bytes, and the bytes are
 /// the key of a `ByteKeyTable`.
 class RowGrouper final : public Grouper {
@@ -632,19 +761,26 @@ class RowGrouper final : public Grouper {
       batches_.emplace_back(keys.begin(), keys.end());
     }
     const uint32_t groups_before = table_.size();
-    std::string row;
-    for (int64_t i = 0; i < length; ++i) {
-      row.clear();
-      for (const Array& key : keys) {
-        encode_value(*key.data(), i, row);
+    constexpr int64_t kBlock = 256;
+    std::vector<int64_t> offsets;
+    std::string rows;
+    uint64_t hashes[kBlock];
+    for (int64_t start = 0; start < length; start += kBlock) {
+      const int64_t count = std::min(kBlock, length - start);
+      encode_rows(keys, start, count, offsets, rows);
+      for (int64_t j = 0; j < count; ++j) {
+        hashes[j] = hash_bytes(rows.data() + offsets[j], offsets[j + 1] - offsets[j]);
+        table_.prefetch(hashes[j]);
       }
-      const auto size = static_cast<int64_t>(row.size());
-      const uint32_t before = table_.size();
-      const uint32_t group = table_.find_or_insert(row.data(), size, hash_bytes(row.data(), size));
-      if (!all_flat_ && group == before) {
-        first_rows_.emplace_back(batch, i);
+      for (int64_t j = 0; j < count; ++j) {
+        const uint32_t before = table_.size();
+        const uint32_t group =
+            table_.find_or_insert(rows.data() + offsets[j], offsets[j + 1] - offsets[j], hashes[j]);
+        if (!all_flat_ && group == before) {
+          first_rows_.emplace_back(batch, start + j);
+        }
+        group_ids[start + j] = group;
       }
-      group_ids[i] = group;
     }
     if (!all_flat_ && table_.size() == groups_before) {
       batches_.pop_back();
