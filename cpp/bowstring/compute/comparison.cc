@@ -1,8 +1,10 @@
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "bowstring/array/array.h"
 #include "bowstring/compute/kernel_util.h"
@@ -165,20 +167,78 @@ void compare_with(CompareOp op, const Datum& left, const Datum& right, int64_t l
 }
 
 template <typename T>
-void compare_fixed(CompareOp op, const Datum& left, const Datum& right, int64_t length,
-                   uint8_t* out) {
-  compare_with(op, left, right, length, out, [](const ArrayData& data) {
+auto fixed_reader_maker() {
+  return [](const ArrayData& data) {
     return FixedReader<T>{data.buffers[1]->data() + data.offset * static_cast<int64_t>(sizeof(T))};
-  });
+  };
 }
 
 template <typename Offset>
-void compare_binary(CompareOp op, const Datum& left, const Datum& right, int64_t length,
-                    uint8_t* out) {
-  compare_with(op, left, right, length, out, [](const ArrayData& data) {
+auto binary_reader_maker() {
+  return [](const ArrayData& data) {
     return BinaryReader<Offset>{data.values<Offset>(1),
                                 reinterpret_cast<const char*>(data.buffers[2]->data())};
-  });
+  };
+}
+
+/// Calls `visit(make_reader)` with the function that makes a reader of `type`'s values from an
+/// ArrayData (any comparable type but boolean and null); throws `TypeError` for other types.
+template <typename Visit>
+void visit_reader_maker(const DataType& type, Visit&& visit) {
+  switch (type.storage_id()) {
+    case TypeId::kInt8:
+      return visit(fixed_reader_maker<int8_t>());
+    case TypeId::kUInt8:
+      return visit(fixed_reader_maker<uint8_t>());
+    case TypeId::kInt16:
+      return visit(fixed_reader_maker<int16_t>());
+    case TypeId::kUInt16:
+      return visit(fixed_reader_maker<uint16_t>());
+    case TypeId::kInt32:
+    case TypeId::kDate32:
+    case TypeId::kTime32:
+    case TypeId::kIntervalMonths:
+    case TypeId::kDecimal32:
+      return visit(fixed_reader_maker<int32_t>());
+    case TypeId::kUInt32:
+      return visit(fixed_reader_maker<uint32_t>());
+    case TypeId::kInt64:
+    case TypeId::kDate64:
+    case TypeId::kTime64:
+    case TypeId::kTimestamp:
+    case TypeId::kDuration:
+    case TypeId::kDecimal64:
+      return visit(fixed_reader_maker<int64_t>());
+    case TypeId::kUInt64:
+      return visit(fixed_reader_maker<uint64_t>());
+    case TypeId::kFloat32:
+      return visit(fixed_reader_maker<float>());
+    case TypeId::kFloat64:
+      return visit(fixed_reader_maker<double>());
+    case TypeId::kDecimal128:
+      return visit(fixed_reader_maker<__int128>());
+    case TypeId::kDecimal256:
+      return visit(fixed_reader_maker<Int256>());
+    case TypeId::kString:
+    case TypeId::kBinary:
+      return visit(binary_reader_maker<int32_t>());
+    case TypeId::kLargeString:
+    case TypeId::kLargeBinary:
+      return visit(binary_reader_maker<int64_t>());
+    case TypeId::kStringView:
+    case TypeId::kBinaryView:
+      return visit([](const ArrayData& data) {
+        return BinaryViewReader{BinaryViewArray(Array(std::make_shared<ArrayData>(data)))};
+      });
+    case TypeId::kFixedSizeBinary:
+      return visit([](const ArrayData& data) {
+        const int64_t width = data.type->byte_width();
+        return FixedSizeBinaryReader{
+            reinterpret_cast<const char*>(data.buffers[1]->data()) + data.offset * width, width};
+      });
+    default:
+      throw TypeError("comparison of " + type.to_string() + " values is not supported");
+  }
 }
 
 /// Booleans a word of 64 rows at a time: false < true.
@@ -210,62 +270,12 @@ void compare_booleans(CompareOp op, const Datum& left, const Datum& right, int64
 /// The result bits of `left op right` for every row, nulls ignored (their bits are arbitrary).
 void compare_value_bits(CompareOp op, const Datum& left, const Datum& right, int64_t length,
                         uint8_t* out) {
-  switch (left.type()->storage_id()) {
-    case TypeId::kBoolean:
-      return compare_booleans(op, left, right, length, out);
-    case TypeId::kInt8:
-      return compare_fixed<int8_t>(op, left, right, length, out);
-    case TypeId::kUInt8:
-      return compare_fixed<uint8_t>(op, left, right, length, out);
-    case TypeId::kInt16:
-      return compare_fixed<int16_t>(op, left, right, length, out);
-    case TypeId::kUInt16:
-      return compare_fixed<uint16_t>(op, left, right, length, out);
-    case TypeId::kInt32:
-    case TypeId::kDate32:
-    case TypeId::kTime32:
-    case TypeId::kIntervalMonths:
-    case TypeId::kDecimal32:
-      return compare_fixed<int32_t>(op, left, right, length, out);
-    case TypeId::kUInt32:
-      return compare_fixed<uint32_t>(op, left, right, length, out);
-    case TypeId::kInt64:
-    case TypeId::kDate64:
-    case TypeId::kTime64:
-    case TypeId::kTimestamp:
-    case TypeId::kDuration:
-    case TypeId::kDecimal64:
-      return compare_fixed<int64_t>(op, left, right, length, out);
-    case TypeId::kUInt64:
-      return compare_fixed<uint64_t>(op, left, right, length, out);
-    case TypeId::kFloat32:
-      return compare_fixed<float>(op, left, right, length, out);
-    case TypeId::kFloat64:
-      return compare_fixed<double>(op, left, right, length, out);
-    case TypeId::kDecimal128:
-      return compare_fixed<__int128>(op, left, right, length, out);
-    case TypeId::kDecimal256:
-      return compare_fixed<Int256>(op, left, right, length, out);
-    case TypeId::kString:
-    case TypeId::kBinary:
-      return compare_binary<int32_t>(op, left, right, length, out);
-    case TypeId::kLargeString:
-    case TypeId::kLargeBinary:
-      return compare_binary<int64_t>(op, left, right, length, out);
-    case TypeId::kStringView:
-    case TypeId::kBinaryView:
-      return compare_with(op, left, right, length, out, [](const ArrayData& data) {
-        return BinaryViewReader{BinaryViewArray(Array(std::make_shared<ArrayData>(data)))};
-      });
-    case TypeId::kFixedSizeBinary:
-      return compare_with(op, left, right, length, out, [](const ArrayData& data) {
-        const int64_t width = data.type->byte_width();
-        return FixedSizeBinaryReader{
-            reinterpret_cast<const char*>(data.buffers[1]->data()) + data.offset * width, width};
-      });
-    default:
-      throw TypeError("comparison of " + left.type()->to_string() + " values is not supported");
+  if (left.type()->storage_id() == TypeId::kBoolean) {
+    return compare_booleans(op, left, right, length, out);
   }
+  visit_reader_maker(*left.type(), [&](auto make_reader) {
+    compare_with(op, left, right, length, out, make_reader);
+  });
 }
 
 /// The unit of a time-like type, or -1.
@@ -316,6 +326,69 @@ const char* op_name(CompareOp op) {
       return ">=";
   }
   return "?";
+}
+
+/// Sets bit i of `found` when row i of `value` (an array) equals one of the `list` scalars of
+/// its type. The non-null list values are sorted in Spark's order without duplicates; rows are
+/// looked up by a scan of a short list or by binary search.
+template <typename MakeReader>
+void find_in_scalars(const Datum& value, std::span<const Datum> list, int64_t length,
+                     uint8_t* found, MakeReader&& make_reader) {
+  const auto reader = make_reader(*value.data());
+  using Value = std::decay_t<decltype(reader(0))>;
+  std::vector<Value> needles;
+  for (const Datum& item : list) {
+    if (!item.scalar_is_null()) {
+      needles.push_back(make_reader(*item.data())(0));
+    }
+  }
+  std::sort(needles.begin(), needles.end(), less_values<Value>);
+  needles.erase(std::unique(needles.begin(), needles.end(), equal_values<Value>), needles.end());
+  if (needles.size() <= 8) {
+    detail::write_predicate_bits(length, found, [&](int64_t i) {
+      const Value x = reader(i);
+      bool hit = false;
+      for (const Value& needle : needles) {
+        hit |= equal_values<Value>(x, needle);
+      }
+      return hit;
+    });
+  } else {
+    detail::write_predicate_bits(length, found, [&](int64_t i) {
+      const Value x = reader(i);
+      const auto at = std::lower_bound(needles.begin(), needles.end(), x, less_values<Value>);
+      return at != needles.end() && equal_values<Value>(*at, x);
+    });
+  }
+}
+
+/// `value IN (list)` for an array of a non-boolean type against scalars of the same type.
+Datum is_in_scalars(const Datum& value, std::span<const Datum> list, Allocator* allocator) {
+  const int64_t length = value.length();
+  MutableBuffer found = detail::zeroed_bitmap(length, allocator);
+  visit_reader_maker(*value.type(), [&](auto make_reader) {
+    find_in_scalars(value, list, length, found.mutable_data(), make_reader);
+  });
+  bool list_has_null = false;
+  for (const Datum& item : list) {
+    list_has_null = list_has_null || item.scalar_is_null();
+  }
+  if (!list_has_null) {
+    std::shared_ptr<Buffer> validity = copy_validity(*value.data(), allocator);
+    const int64_t null_count = validity == nullptr ? 0 : value.data()->null_count();
+    return detail::make_boolean_array(length, std::move(validity), null_count, found.finish());
+  }
+  // Not found with a null in the list: null.
+  const BitSource valid = detail::validity_source(value);
+  MutableBuffer validity = detail::zeroed_bitmap(length, allocator);
+  const uint8_t* found_bits = found.data();
+  detail::write_words(length, validity.mutable_data(), [&](int64_t row, int64_t count) {
+    const uint64_t hit = count == 64 ? detail::load_word(found_bits, row)
+                                     : detail::load_partial_word(found_bits, row, count);
+    return valid.word(row, count) & hit;
+  });
+  const int64_t null_count = length - bit_util::count_set_bits(validity.data(), 0, length);
+  return detail::make_boolean_array(length, validity.finish(), null_count, found.finish());
 }
 
 }  // namespace
@@ -411,6 +484,28 @@ Datum equal_null_safe(const Datum& left, const Datum& right, Allocator* allocato
     });
   }
   return detail::as_result(detail::make_boolean_array(length, nullptr, 0, values.finish()), scalar);
+}
+
+Datum is_in(const Datum& value, std::span<const Datum> list, Allocator* allocator) {
+  if (list.empty()) {
+    throw InvalidArgument("in needs at least one value in its list");
+  }
+  bool scalars_of_value_type = value.is_array();
+  for (const Datum& item : list) {
+    check_same_type(value, item, "in");
+    scalars_of_value_type = scalars_of_value_type && item.is_scalar();
+  }
+  const TypeId id = value.type()->storage_id();
+  if (scalars_of_value_type && id != TypeId::kBoolean && id != TypeId::kNull) {
+    return is_in_scalars(value, list, allocator);
+  }
+  // x IN (a, b, ...) is x = a OR x = b OR ... under three-valued logic, which gives Spark's
+  // answer: true when found, else null when x or an element is null, else false.
+  Datum result = compare(CompareOp::kEqual, value, list[0], allocator);
+  for (size_t k = 1; k < list.size(); ++k) {
+    result = kleene_or(result, compare(CompareOp::kEqual, value, list[k], allocator), allocator);
+  }
+  return result;
 }
 
 }  // namespace bowstring::compute

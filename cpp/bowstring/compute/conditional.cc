@@ -338,6 +338,47 @@ Datum choose_result(const TypePtr& type, std::span<const Datum> sources, const S
   return detail::as_result(choose(type, sources, selected, length, allocator), scalar);
 }
 
+/// if_else for fixed-width values of `T` (integers, floats, dates...): one pass that selects
+/// values 64 rows at a time from the condition's words, and validity selected word-wise.
+template <typename T>
+Array if_else_fixed(const Datum& cond, const Datum& then, const Datum& otherwise, int64_t length,
+                    Allocator* allocator) {
+  const BitSource cond_valid = detail::validity_source(cond);
+  const BitSource cond_value = detail::boolean_values_source(cond);
+  const auto values_of = [](const Datum& datum) {
+    return reinterpret_cast<const T*>(datum.data()->buffers[1]->data()) + datum.data()->offset;
+  };
+  const T* a = values_of(then);
+  const T* b = values_of(otherwise);
+  const int64_t a_step = then.is_scalar() ? 0 : 1;
+  const int64_t b_step = otherwise.is_scalar() ? 0 : 1;
+  OutputValues<T> values(length, allocator);
+  T* out = values.data();
+  for (int64_t row = 0; row < length; row += 64) {
+    const int64_t count = std::min<int64_t>(64, length - row);
+    const uint64_t take_then = cond_valid.word(row, count) & cond_value.word(row, count);
+    for (int64_t j = 0; j < count; ++j) {
+      const int64_t i = row + j;
+      out[i] = ((take_then >> j) & 1) != 0 ? a[i * a_step] : b[i * b_step];
+    }
+  }
+  const BitSource then_valid = detail::validity_source(then);
+  const BitSource otherwise_valid = detail::validity_source(otherwise);
+  if (then_valid.bits == nullptr && then_valid.fill != 0 && otherwise_valid.bits == nullptr &&
+      otherwise_valid.fill != 0) {
+    return make_fixed_width_array(then.type(), length, nullptr, 0, values.finish());
+  }
+  MutableBuffer validity = detail::zeroed_bitmap(length, allocator);
+  detail::write_words(length, validity.mutable_data(), [&](int64_t row, int64_t count) {
+    const uint64_t take_then = cond_valid.word(row, count) & cond_value.word(row, count);
+    return (take_then & then_valid.word(row, count)) |
+           (~take_then & otherwise_valid.word(row, count));
+  });
+  const int64_t null_count = length - bit_util::count_set_bits(validity.data(), 0, length);
+  return make_fixed_width_array(then.type(), length, null_count == 0 ? nullptr : validity.finish(),
+                                null_count, values.finish());
+}
+
 }  // namespace
 
 Datum if_else(const Datum& cond, const Datum& then, const Datum& otherwise, Allocator* allocator) {
@@ -356,6 +397,22 @@ Datum if_else(const Datum& cond, const Datum& then, const Datum& otherwise, Allo
       return Datum(repeat(chosen.array(), length, allocator));
     }
     return chosen;
+  }
+  const DataType& type = *then.type();
+  if (type.id() != TypeId::kDictionary && type.id() != TypeId::kExtension &&
+      cond.type()->id() == TypeId::kBoolean) {
+    switch (type.bit_width()) {
+      case 8:
+        return if_else_fixed<uint8_t>(cond, then, otherwise, length, allocator);
+      case 16:
+        return if_else_fixed<uint16_t>(cond, then, otherwise, length, allocator);
+      case 32:
+        return if_else_fixed<uint32_t>(cond, then, otherwise, length, allocator);
+      case 64:
+        return if_else_fixed<uint64_t>(cond, then, otherwise, length, allocator);
+      default:
+        break;
+    }
   }
   Selection selected(static_cast<size_t>(length), 1);
   for_each_true(cond, length, [&](int64_t i) { selected[static_cast<size_t>(i)] = 0; });
@@ -455,19 +512,6 @@ Datum nan_value(const Datum& left, const Datum& right, Allocator* allocator) {
   Selection selected(static_cast<size_t>(length), 0);
   for_each_true(nan, length, [&](int64_t i) { selected[static_cast<size_t>(i)] = 1; });
   return choose_result(left.type(), values, selected, length, scalar, allocator);
-}
-
-Datum is_in(const Datum& value, std::span<const Datum> list, Allocator* allocator) {
-  if (list.empty()) {
-    throw InvalidArgument("in needs at least one value in its list");
-  }
-  // x IN (a, b, ...) is x = a OR x = b OR ... under three-valued logic, which gives Spark's
-  // answer: true when found, else null when x or an element is null, else false.
-  Datum result = compare(CompareOp::kEqual, value, list[0], allocator);
-  for (size_t k = 1; k < list.size(); ++k) {
-    result = kleene_or(result, compare(CompareOp::kEqual, value, list[k], allocator), allocator);
-  }
-  return result;
 }
 
 Datum between(const Datum& value, const Datum& low, const Datum& high, Allocator* allocator) {

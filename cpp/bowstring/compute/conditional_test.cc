@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -117,6 +118,32 @@ TEST(IfElseTest, SlicedAndEmptyInputs) {
   EXPECT_EQ(if_else(make_array<bool>(Bools{}), no_rows, no_rows).length(), 0);
 }
 
+TEST(IfElseTest, LongSlicedArraysAgainstLoop) {
+  Bools conds;
+  Ints a;
+  Ints b;
+  for (int i = 0; i < 200; ++i) {
+    conds.push_back(i % 7 == 0 ? Bool() : Bool(i % 3 != 0));
+    a.push_back(i % 5 == 0 ? std::nullopt : std::optional<int64_t>(i));
+    b.push_back(i % 4 == 0 ? std::nullopt : std::optional<int64_t>(-i));
+  }
+  const Datum result =
+      if_else(make_array<bool>(conds).slice(1, 190), make_array<int64_t>(a).slice(2, 190),
+              make_array<int64_t>(b).slice(3, 190));
+  Ints want;
+  for (size_t i = 0; i < 190; ++i) {
+    want.push_back(conds[i + 1] == true ? a[i + 2] : b[i + 3]);
+  }
+  expect_array(result, make_array<int64_t>(want));
+  Ints with_scalar;
+  for (size_t i = 0; i < 190; ++i) {
+    with_scalar.push_back(conds[i + 1] == true ? std::optional<int64_t>(7) : std::nullopt);
+  }
+  expect_array(
+      if_else(make_array<bool>(conds).slice(1, 190), int_scalar(7), Datum::null_scalar(int64())),
+      make_array<int64_t>(with_scalar));
+}
+
 TEST(IfElseTest, RefusesMismatchedTypes) {
   EXPECT_THROW(
       if_else(cond(), make_array<int64_t>({1, 2, 3, 4, 5}), make_array<int32_t>({1, 2, 3, 4, 5})),
@@ -195,6 +222,50 @@ TEST(IsInTest, SparkNullSemantics) {
                            Datum::scalar(make_string_array({"c"}))};
   EXPECT_EQ(bools_of(is_in(make_string_array({"a", "b", "c"}).slice(1, 2), strings)),
             (Bools{true, true}));
+}
+
+TEST(IsInTest, LongListsOfScalarsAgainstLoop) {
+  std::vector<std::optional<int64_t>> rows;
+  for (int i = 0; i < 150; ++i) {
+    rows.push_back(i % 11 == 0 ? std::nullopt : std::optional<int64_t>(i % 40 - 20));
+  }
+  std::vector<Datum> list;
+  for (int64_t v : {-20, -7, -3, 0, 2, 5, 9, 13, 17, 19, 5}) {
+    list.push_back(int_scalar(v));
+  }
+  const std::vector<int64_t> members = {-20, -7, -3, 0, 2, 5, 9, 13, 17, 19};
+  const Bools result = bools_of(is_in(make_array<int64_t>(rows).slice(5, 140), list));
+  list.push_back(Datum::null_scalar(int64()));
+  const Bools with_null = bools_of(is_in(make_array<int64_t>(rows).slice(5, 140), list));
+  for (size_t i = 0; i < 140; ++i) {
+    const auto& x = rows[i + 5];
+    if (!x) {
+      EXPECT_FALSE(result[i].has_value());
+      EXPECT_FALSE(with_null[i].has_value());
+      continue;
+    }
+    const bool found = std::find(members.begin(), members.end(), *x) != members.end();
+    EXPECT_EQ(result[i], found) << i;
+    EXPECT_EQ(with_null[i], found ? Bool(true) : Bool()) << i;
+  }
+}
+
+TEST(IsInTest, LongListsOfFloatsAndStrings) {
+  const double nan = std::nan("");
+  std::vector<Datum> floats;
+  for (double v : {1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, nan, 0.0}) {
+    floats.push_back(Datum::scalar(make_array<double>({v})));
+  }
+  EXPECT_EQ(bools_of(is_in(make_array<double>({nan, -0.0, 9.0, kNull, 8.0}), floats)),
+            (Bools{true, true, false, kNull, true}));
+  std::vector<Datum> strings;
+  for (const char* v : {"a", "b", "c", "d", "e", "f", "g", "h", "i", "a string longer than 12"}) {
+    strings.push_back(Datum::scalar(make_string_array({v}, utf8_view())));
+  }
+  EXPECT_EQ(
+      bools_of(is_in(make_string_array({"a string longer than 12", "z", kNull, "i"}, utf8_view()),
+                     strings)),
+      (Bools{true, false, kNull, true}));
 }
 
 TEST(BetweenTest, InclusiveWithKleeneNulls) {

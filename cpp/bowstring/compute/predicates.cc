@@ -138,18 +138,14 @@ Resolution resolve_if(std::span<const TypePtr> arguments, const std::string& nam
 
 /// case_when(cond1, value1, cond2, value2, ..., [else]).
 Resolution resolve_case_when(std::span<const TypePtr> arguments, const std::string& name) {
-  if (arguments.size() < 2) {
-    throw AnalysisError("WRONG_NUM_ARGS",
-                        "The `" + name +
-                            "` requires at least 2 parameters but the actual number "
-                            "is " +
-                            std::to_string(arguments.size()) + ".");
-  }
   std::vector<TypePtr> values;
   for (size_t i = 0; i < arguments.size(); ++i) {
     const bool is_condition = i % 2 == 0 && i + 1 < arguments.size();
     if (is_condition) {
-      check_boolean_argument(name, i, arguments[i]);
+      // Unlike IF, Spark's CASE WHEN refuses an untyped NULL condition.
+      if (arguments[i]->id() != TypeId::kBoolean) {
+        throw_unexpected_type(name, i, "\"BOOLEAN\"", arguments[i]);
+      }
     } else {
       values.push_back(arguments[i]);
     }

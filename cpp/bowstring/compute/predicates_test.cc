@@ -70,6 +70,9 @@ TEST(PredicateRegistryTest, IncompatibleComparisonNamesTheTypes) {
   EXPECT_THROW(resolve("and", {boolean(), int32()}), AnalysisError);
   EXPECT_THROW(resolve("isnan", {utf8()}), AnalysisError);
   EXPECT_THROW(resolve("if", {int32(), int32(), int32()}), AnalysisError);
+  // Spark accepts IF(NULL, ...) but refuses CASE WHEN NULL THEN ...
+  EXPECT_NO_THROW(resolve("if", {null(), int32(), int32()}));
+  EXPECT_THROW(resolve("case_when", {null(), int32()}), AnalysisError);
 }
 
 TEST(PredicateRegistryTest, ConditionalsUseTheWiderType) {
