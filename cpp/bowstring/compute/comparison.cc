@@ -344,6 +344,23 @@ void find_in_scalars(const Datum& value, std::span<const Datum> list, int64_t le
   }
   std::sort(needles.begin(), needles.end(), less_values<Value>);
   needles.erase(std::unique(needles.begin(), needles.end(), equal_values<Value>), needles.end());
+  if constexpr (std::is_integral_v<Value> && sizeof(Value) <= 8) {
+    // Integers within a small range: one table lookup per row.
+    if (needles.size() > 8 &&
+        static_cast<uint64_t>(needles.back()) - static_cast<uint64_t>(needles.front()) < 65536) {
+      const Value low = needles.front();
+      const uint64_t span = static_cast<uint64_t>(needles.back()) - static_cast<uint64_t>(low);
+      std::vector<uint8_t> table(span + 1, 0);
+      for (const Value& needle : needles) {
+        table[static_cast<uint64_t>(needle) - static_cast<uint64_t>(low)] = 1;
+      }
+      detail::write_predicate_bits(length, found, [&](int64_t i) {
+        const uint64_t slot = static_cast<uint64_t>(reader(i)) - static_cast<uint64_t>(low);
+        return slot <= span && table[slot] != 0;
+      });
+      return;
+    }
+  }
   if (needles.size() <= 8) {
     detail::write_predicate_bits(length, found, [&](int64_t i) {
       const Value x = reader(i);

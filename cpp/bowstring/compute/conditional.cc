@@ -379,6 +379,52 @@ Array if_else_fixed(const Datum& cond, const Datum& then, const Datum& otherwise
                                 null_count, values.finish());
 }
 
+/// coalesce for fixed-width values of `T`: the first argument's values and validity, then
+/// each later argument fills the rows still null, skipping words that have no null left.
+template <typename T>
+Array coalesce_fixed(std::span<const Datum> values, int64_t length, Allocator* allocator) {
+  OutputValues<T> out_values(length, allocator);
+  T* out = out_values.data();
+  MutableBuffer validity = detail::zeroed_bitmap(length, allocator);
+  uint8_t* valid_bits = validity.mutable_data();
+  const auto values_of = [](const Datum& datum) {
+    return reinterpret_cast<const T*>(datum.data()->buffers[1]->data()) + datum.data()->offset;
+  };
+  for (size_t k = 0; k < values.size(); ++k) {
+    const Datum& value = values[k];
+    const T* source = values_of(value);
+    const int64_t step = value.is_scalar() ? 0 : 1;
+    const BitSource valid = detail::validity_source(value);
+    for (int64_t row = 0; row < length; row += 64) {
+      const int64_t count = std::min<int64_t>(64, length - row);
+      const uint64_t all = count == 64 ? ~uint64_t{0} : (uint64_t{1} << count) - 1;
+      uint64_t have;
+      std::memcpy(&have, valid_bits + (row >> 3), static_cast<size_t>((count + 7) / 8));
+      have &= all;
+      if (have == all) {
+        continue;
+      }
+      const uint64_t fill = ~have & valid.word(row, count) & all;
+      if (fill == all) {
+        for (int64_t j = 0; j < count; ++j) {
+          out[row + j] = source[(row + j) * step];
+        }
+      } else {
+        for (uint64_t bits = fill; bits != 0; bits &= bits - 1) {
+          const int64_t i = row + std::countr_zero(bits);
+          out[i] = source[i * step];
+        }
+      }
+      const uint64_t now = have | fill;
+      std::memcpy(valid_bits + (row >> 3), &now, static_cast<size_t>((count + 7) / 8));
+    }
+  }
+  const int64_t null_count = length - bit_util::count_set_bits(valid_bits, 0, length);
+  return make_fixed_width_array(values[0].type(), length,
+                                null_count == 0 ? nullptr : validity.finish(), null_count,
+                                out_values.finish());
+}
+
 }  // namespace
 
 Datum if_else(const Datum& cond, const Datum& then, const Datum& otherwise, Allocator* allocator) {
@@ -462,6 +508,21 @@ Datum coalesce(std::span<const Datum> values, Allocator* allocator) {
   check_value_types(values, "coalesce");
   const int64_t length = detail::call_length(values, "coalesce");
   const bool scalar = detail::all_scalars(values);
+  const DataType& type = *values[0].type();
+  if (type.id() != TypeId::kDictionary && type.id() != TypeId::kExtension) {
+    switch (type.bit_width()) {
+      case 8:
+        return detail::as_result(coalesce_fixed<uint8_t>(values, length, allocator), scalar);
+      case 16:
+        return detail::as_result(coalesce_fixed<uint16_t>(values, length, allocator), scalar);
+      case 32:
+        return detail::as_result(coalesce_fixed<uint32_t>(values, length, allocator), scalar);
+      case 64:
+        return detail::as_result(coalesce_fixed<uint64_t>(values, length, allocator), scalar);
+      default:
+        break;
+    }
+  }
   Selection selected(static_cast<size_t>(length), kNullRow);
   int64_t undecided = length;
   for (size_t k = 0; k < values.size() && undecided > 0; ++k) {

@@ -250,6 +250,37 @@ TEST(IsInTest, LongListsOfScalarsAgainstLoop) {
   }
 }
 
+TEST(IsInTest, LongListsOfWideRangeIntegers) {
+  std::vector<Datum> list;
+  for (int64_t v : {-4000000000LL, -70000LL, -1LL, 0LL, 1LL, 2LL, 3LL, 100000LL, 4000000000LL}) {
+    list.push_back(int_scalar(v));
+  }
+  EXPECT_EQ(bools_of(is_in(make_array<int64_t>({4000000000LL, 4, kNull, -70000, 99999}), list)),
+            (Bools{true, false, kNull, true, false}));
+}
+
+TEST(CoalesceTest, LongSlicedArraysAgainstLoop) {
+  Ints a;
+  Ints b;
+  for (int i = 0; i < 300; ++i) {
+    a.push_back(i % 3 == 0 ? std::nullopt : std::optional<int64_t>(i));
+    b.push_back(i % 5 == 0 ? std::nullopt : std::optional<int64_t>(-i));
+  }
+  const Datum values[] = {make_array<int64_t>(a).slice(4, 290),
+                          make_array<int64_t>(b).slice(9, 290)};
+  Ints want;
+  for (size_t i = 0; i < 290; ++i) {
+    want.push_back(a[i + 4] ? a[i + 4] : b[i + 9]);
+  }
+  expect_array(coalesce(values), make_array<int64_t>(want));
+  const Datum with_default[] = {make_array<int64_t>(a).slice(4, 290), int_scalar(0)};
+  Ints filled;
+  for (size_t i = 0; i < 290; ++i) {
+    filled.push_back(a[i + 4] ? a[i + 4] : std::optional<int64_t>(0));
+  }
+  expect_array(coalesce(with_default), make_array<int64_t>(filled));
+}
+
 TEST(IsInTest, LongListsOfFloatsAndStrings) {
   const double nan = std::nan("");
   std::vector<Datum> floats;
