@@ -49,6 +49,13 @@ std::string ansi_error(const Array& input, const TypePtr& to) {
   return error_message<E>([&] { run(input, to); });
 }
 
+// Built by appending: GCC 12 warns (-Wrestrict, wrongly) on "'" + std::string(text) + "'".
+std::string quoted(std::string_view text) {
+  std::string quoted_text = "'";
+  quoted_text.append(text).push_back('\'');
+  return quoted_text;
+}
+
 std::string cast_invalid(const std::string& value, const std::string& from, const std::string& to) {
   return "[CAST_INVALID_INPUT] The value " + value + " of the type \"" + from +
          "\" cannot be cast to \"" + to +
@@ -168,7 +175,7 @@ TEST(CastString, ToIntegerInAnsiMode) {
   for (const char* text : {"1.0", "1.5", "1.5x", "", "2147483648", "1e3", "12.", ".5", "0x10",
                            "1,000", "1_000", "\xef\xbc\x91\xef\xbc\x92"}) {
     EXPECT_EQ(ansi_error<NumberFormatError>(make_string_array({text}), int32()),
-              cast_invalid("'" + std::string(text) + "'", "STRING", "INT"))
+              cast_invalid(quoted(text), "STRING", "INT"))
         << text;
   }
   EXPECT_EQ(ansi_error<NumberFormatError>(make_string_array({"128"}), int8()),
@@ -214,7 +221,7 @@ TEST(CastString, ToDouble) {
   }
   for (const char* text : {"abc", ".", "e5", "-nan", "1.5e", "", " "}) {
     EXPECT_EQ(ansi_error<NumberFormatError>(make_string_array({text}), float64()),
-              cast_invalid("'" + std::string(text) + "'", "STRING", "DOUBLE"))
+              cast_invalid(quoted(text), "STRING", "DOUBLE"))
         << text;
   }
   expect_equal(run(make_string_array({"abc", "2"}), float64(), Mode::kLegacy),
@@ -244,7 +251,7 @@ TEST(CastString, ToDecimal) {
             "since it has more than 38 digits.");
   for (const char* text : {"abc", "Infinity", "1.2.3", "1e", ""}) {
     EXPECT_EQ(ansi_error<NumberFormatError>(make_string_array({text}), type),
-              cast_invalid("'" + std::string(text) + "'", "STRING", "DECIMAL(10,2)"))
+              cast_invalid(quoted(text), "STRING", "DECIMAL(10,2)"))
         << text;
   }
   expect_equal(run(make_string_array({"12345678901", "abc", "1"}), type, Mode::kLegacy),
