@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "bowstring/array/array.h"
 
@@ -15,7 +16,7 @@ class Datum {
  public:
   Datum() = default;
   /// An array argument.
-  Datum(Array array);  // NOLINT(google-explicit-constructor): arrays are the common case
+  Datum(Array array) : array_(std::move(array)) {}  // NOLINT(google-explicit-constructor)
   /// A scalar: `one_value` must have length 1 (throws `InvalidArgument` otherwise).
   static Datum scalar(Array one_value);
   /// The null scalar of `type`.

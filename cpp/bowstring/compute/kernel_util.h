@@ -1,5 +1,7 @@
 #pragma once
 
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -41,7 +43,7 @@ class OutputValues {
 };
 
 /// Calls `visit(i)` for each row i in [0, length) whose bit is set in `validity` (bits counted
-/// from `offset`; nullptr means every row), a word of 64 rows at a time.
+/// from `offset`; nullptr means every row), skipping unset bits a word of 64 rows at a time.
 template <typename Visit>
 void for_each_set_bit(const uint8_t* validity, int64_t offset, int64_t length, Visit&& visit) {
   if (validity == nullptr) {
@@ -50,9 +52,15 @@ void for_each_set_bit(const uint8_t* validity, int64_t offset, int64_t length, V
     }
     return;
   }
-  for (int64_t i = 0; i < length; ++i) {
-    if (bit_util::get_bit(validity, offset + i)) {
-      visit(i);
+  for (int64_t start = 0; start < length; start += 64) {
+    const int64_t count = std::min<int64_t>(64, length - start);
+    uint64_t word = 0;
+    for (int64_t k = 0; k < count; ++k) {
+      word |= static_cast<uint64_t>(bit_util::get_bit(validity, offset + start + k)) << k;
+    }
+    while (word != 0) {
+      visit(start + std::countr_zero(word));
+      word &= word - 1;
     }
   }
 }

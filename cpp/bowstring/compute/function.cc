@@ -1,0 +1,293 @@
+#include "bowstring/compute/function.h"
+
+#include <algorithm>
+#include <cctype>
+#include <mutex>
+
+#include "bowstring/compute/errors.h"
+#include "bowstring/compute/registry_areas.h"
+#include "bowstring/util/suggest.h"
+
+namespace bowstring::compute {
+
+namespace {
+
+std::string lower_case(std::string_view name) {
+  std::string lower(name);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return lower;
+}
+
+std::string quoted_list(const std::vector<std::string>& names) {
+  std::string list = "[";
+  for (size_t i = 0; i < names.size(); ++i) {
+    list += (i > 0 ? ", `" : "`") + names[i] + "`";
+  }
+  return list + "]";
+}
+
+}  // namespace
+
+Function::Function(std::string name, Kind kind, Arity arity, NullHandling null_handling,
+                   std::string description)
+    : name_(std::move(name)),
+      kind_(kind),
+      arity_(arity),
+      null_handling_(null_handling),
+      description_(std::move(description)) {}
+
+Function::~Function() = default;
+
+void Function::check_arity(int64_t count) const {
+  const bool too_few = count < arity_.min_args;
+  const bool too_many = arity_.max_args >= 0 && count > arity_.max_args;
+  if (!too_few && !too_many) {
+    return;
+  }
+  std::string expected;
+  if (arity_.max_args == arity_.min_args) {
+    expected = std::to_string(arity_.min_args);
+  } else if (arity_.max_args < 0) {
+    expected = "at least " + std::to_string(arity_.min_args);
+  } else {
+    expected =
+        "between " + std::to_string(arity_.min_args) + " and " + std::to_string(arity_.max_args);
+  }
+  throw AnalysisError("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+                      "The `" + name_ + "` requires " + expected + " parameters but the actual " +
+                          "number is " + std::to_string(count) + ".");
+}
+
+ScalarFunction::ScalarFunction(std::string name, Arity arity, NullHandling null_handling,
+                               std::string description)
+    : Function(std::move(name), Kind::kScalar, arity, null_handling, std::move(description)) {}
+
+AggregateFunction::AggregateFunction(std::string name, Arity arity, NullHandling null_handling,
+                                     std::string description)
+    : Function(std::move(name), Kind::kAggregate, arity, null_handling, std::move(description)) {}
+
+GroupedAggregator::~GroupedAggregator() = default;
+
+void FunctionRegistry::add(std::shared_ptr<const Function> function,
+                           std::vector<std::string> aliases) {
+  if (!function) {
+    throw InvalidArgument("cannot register a null function");
+  }
+  aliases.insert(aliases.begin(), function->name());
+  for (const std::string& alias : aliases) {
+    if (by_name_.contains(lower_case(alias))) {
+      throw InvalidArgument("a function named '" + alias + "' is already registered");
+    }
+  }
+  for (const std::string& alias : aliases) {
+    by_name_.emplace(lower_case(alias), function.get());
+  }
+  functions_.push_back(std::move(function));
+}
+
+const Function* FunctionRegistry::find(std::string_view name) const {
+  auto found = by_name_.find(lower_case(name));
+  return found == by_name_.end() ? nullptr : found->second;
+}
+
+const Function& FunctionRegistry::get(std::string_view name) const {
+  if (const Function* function = find(name)) {
+    return *function;
+  }
+  const std::vector<std::string> all = names();
+  const std::vector<std::string> closest = closest_names(name, all, 3);
+  throw AnalysisError("UNRESOLVED_ROUTINE", "Cannot resolve routine `" + std::string(name) + "`" +
+                                                (closest.empty() ? std::string(".")
+                                                                 : ". Did you mean one of " +
+                                                                       quoted_list(closest) + "?"));
+}
+
+std::vector<std::string> FunctionRegistry::names() const {
+  std::vector<std::string> all;
+  all.reserve(by_name_.size());
+  for (const auto& [name, function] : by_name_) {
+    all.push_back(name);
+  }
+  std::sort(all.begin(), all.end());
+  return all;
+}
+
+std::vector<const Function*> FunctionRegistry::functions() const {
+  std::vector<const Function*> all;
+  all.reserve(functions_.size());
+  for (const auto& function : functions_) {
+    all.push_back(function.get());
+  }
+  std::sort(all.begin(), all.end(),
+            [](const Function* a, const Function* b) { return a->name() < b->name(); });
+  return all;
+}
+
+std::vector<std::string> FunctionRegistry::names_of(const Function& function) const {
+  std::vector<std::string> names{lower_case(function.name())};
+  for (const auto& [name, registered] : by_name_) {
+    if (registered == &function && name != names[0]) {
+      names.push_back(name);
+    }
+  }
+  std::sort(names.begin() + 1, names.end());
+  return names;
+}
+
+const FunctionRegistry& default_registry() {
+  static const FunctionRegistry registry = [] {
+    FunctionRegistry built;
+    register_arithmetic_functions(built);
+    register_predicate_functions(built);
+    register_cast_functions(built);
+    register_string_functions(built);
+    register_datetime_functions(built);
+    register_hash_functions(built);
+    register_aggregate_functions(built);
+    return built;
+  }();
+  return registry;
+}
+
+namespace {
+
+Datum cast_argument(const Datum& argument, const TypePtr& to, ExecContext& context,
+                    const FunctionRegistry& registry) {
+  const Function* cast = registry.find("cast");
+  if (cast == nullptr || cast->kind() != Function::Kind::kScalar) {
+    throw NotImplemented("cannot cast " + spark_type_name(*argument.type()) + " to " +
+                         spark_type_name(*to) + ": the registry has no cast function");
+  }
+  const FunctionOptions options{{"to", to}};
+  const Datum arguments[] = {argument};
+  return static_cast<const ScalarFunction&>(*cast).execute(arguments, options, context);
+}
+
+Datum aggregate_all(const AggregateFunction& function, std::span<const Datum> arguments,
+                    std::span<const TypePtr> types, const FunctionOptions& options,
+                    ExecContext& context) {
+  int64_t rows = arguments.empty() ? 0 : 1;
+  for (const Datum& argument : arguments) {
+    if (argument.is_array()) {
+      rows = argument.length();
+    }
+  }
+  std::unique_ptr<GroupedAggregator> aggregator = function.make_aggregator(types, options, context);
+  aggregator->resize(1);
+  const std::vector<uint32_t> group_ids(static_cast<size_t>(rows), 0);
+  aggregator->update(arguments, group_ids);
+  return Datum::scalar(aggregator->finish());
+}
+
+}  // namespace
+
+Datum call(std::string_view name, std::span<const Datum> arguments, const FunctionOptions& options,
+           ExecContext* context, const FunctionRegistry& registry) {
+  ExecContext default_context;
+  ExecContext& exec = context != nullptr ? *context : default_context;
+  const Function& function = registry.get(name);
+  function.check_arity(static_cast<int64_t>(arguments.size()));
+
+  int64_t rows = -1;
+  std::vector<TypePtr> types;
+  types.reserve(arguments.size());
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    const Datum& argument = arguments[i];
+    if (!argument) {
+      throw InvalidArgument("argument " + std::to_string(i + 1) + " of `" + function.name() +
+                            "` holds no value");
+    }
+    if (argument.is_array()) {
+      if (rows >= 0 && argument.length() != rows) {
+        throw InvalidArgument("the arguments of `" + function.name() +
+                              "` have different lengths: " + std::to_string(rows) + " and " +
+                              std::to_string(argument.length()));
+      }
+      rows = argument.length();
+    }
+    types.push_back(argument.type());
+  }
+
+  const Resolution resolution = function.resolve(types, options);
+  std::vector<Datum> cast_arguments(arguments.begin(), arguments.end());
+  for (size_t i = 0; i < cast_arguments.size() && i < resolution.arguments.size(); ++i) {
+    if (!types_equal(cast_arguments[i].type(), resolution.arguments[i])) {
+      cast_arguments[i] = cast_argument(cast_arguments[i], resolution.arguments[i], exec, registry);
+    }
+  }
+  if (function.kind() == Function::Kind::kAggregate) {
+    return aggregate_all(static_cast<const AggregateFunction&>(function), cast_arguments,
+                         resolution.arguments, options, exec);
+  }
+  return static_cast<const ScalarFunction&>(function).execute(cast_arguments, options, exec);
+}
+
+std::string spark_type_name(const DataType& type) {
+  switch (type.id()) {
+    case TypeId::kNull:
+      return "VOID";
+    case TypeId::kBoolean:
+      return "BOOLEAN";
+    case TypeId::kInt8:
+      return "TINYINT";
+    case TypeId::kInt16:
+      return "SMALLINT";
+    case TypeId::kInt32:
+      return "INT";
+    case TypeId::kInt64:
+      return "BIGINT";
+    case TypeId::kFloat32:
+      return "FLOAT";
+    case TypeId::kFloat64:
+      return "DOUBLE";
+    case TypeId::kDecimal32:
+    case TypeId::kDecimal64:
+    case TypeId::kDecimal128:
+    case TypeId::kDecimal256: {
+      const auto& decimal = type_cast<DecimalType>(type);
+      return "DECIMAL(" + std::to_string(decimal.precision()) + "," +
+             std::to_string(decimal.scale()) + ")";
+    }
+    case TypeId::kString:
+    case TypeId::kLargeString:
+    case TypeId::kStringView:
+      return "STRING";
+    case TypeId::kBinary:
+    case TypeId::kLargeBinary:
+    case TypeId::kBinaryView:
+      return "BINARY";
+    case TypeId::kDate32:
+    case TypeId::kDate64:
+      return "DATE";
+    case TypeId::kTimestamp:
+      return type_cast<TimestampType>(type).timezone().empty() ? "TIMESTAMP_NTZ" : "TIMESTAMP";
+    case TypeId::kList:
+    case TypeId::kLargeList:
+    case TypeId::kListView:
+    case TypeId::kLargeListView:
+    case TypeId::kFixedSizeList:
+      return "ARRAY<" + spark_type_name(*type.field(0)->type()) + ">";
+    case TypeId::kMap: {
+      const auto& map = type_cast<MapType>(type);
+      return "MAP<" + spark_type_name(*map.key_type()) + ", " + spark_type_name(*map.item_type()) +
+             ">";
+    }
+    case TypeId::kStruct: {
+      std::string name = "STRUCT<";
+      for (int i = 0; i < type.num_fields(); ++i) {
+        name += (i > 0 ? ", " : "") + type.field(i)->name() + ": " +
+                spark_type_name(*type.field(i)->type());
+      }
+      return name + ">";
+    }
+    case TypeId::kDictionary:
+      return spark_type_name(*type_cast<DictionaryType>(type).value_type());
+    case TypeId::kExtension:
+      return spark_type_name(*type_cast<ExtensionType>(type).storage_type());
+    default:
+      return type.to_string();
+  }
+}
+
+}  // namespace bowstring::compute
