@@ -177,43 +177,6 @@ Datum length(std::span<const Datum> arguments, ExecContext& context) {
              : length_kernel<int32_t>(arguments[0], context);
 }
 
-/// Writes `size` bytes of `in` in upper (or lower) case to `out`, which has room for three
-/// times as many; returns the bytes written.
-template <bool kUpper>
-int64_t convert_case(const uint8_t* in, int64_t size, uint8_t* out) {
-  uint8_t* start = out;
-  const uint8_t* end = in + size;
-  while (in < end) {
-    const uint8_t byte = *in;
-    if (byte < 0x80) {
-      if constexpr (kUpper) {
-        *out++ = static_cast<uint8_t>(byte - ((static_cast<unsigned>(byte - 'a') < 26u) ? 32 : 0));
-      } else {
-        *out++ = static_cast<uint8_t>(byte + ((static_cast<unsigned>(byte - 'A') < 26u) ? 32 : 0));
-      }
-      ++in;
-      continue;
-    }
-    const char32_t cp = decode(&in, end);
-    if constexpr (kUpper) {
-      if (cp == 0xDF) {  // ß, upper-cased to SS as Java does
-        *out++ = 'S';
-        *out++ = 'S';
-        continue;
-      }
-      out += encode(to_upper(cp), out);
-    } else {
-      if (cp == 0x130) {  // İ: i and a combining dot above, as Java lower-cases it
-        *out++ = 'i';
-        out += encode(0x307, out);
-        continue;
-      }
-      out += encode(to_lower(cp), out);
-    }
-  }
-  return out - start;
-}
-
 template <bool kUpper>
 void ascii_case(const uint8_t* in, int64_t size, uint8_t* out) {
   for (int64_t i = 0; i < size; ++i) {
@@ -257,8 +220,10 @@ Datum case_kernel(const Datum& argument, ExecContext& context) {
     int64_t written = 0;
     out_offset[0] = 0;
     for (int64_t i = 0; i < length; ++i) {
+      const uint8_t* in = bytes + offsets[i];
+      const int64_t size = offsets[i + 1] - offsets[i];
       written +=
-          convert_case<kUpper>(bytes + offsets[i], offsets[i + 1] - offsets[i], out + written);
+          kUpper ? write_upper(in, size, out + written) : write_lower(in, size, out + written);
       if (written > std::numeric_limits<int32_t>::max()) {
         throw InvalidArgument("the result of a case conversion passes 2 GiB of string data");
       }

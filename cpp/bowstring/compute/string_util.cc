@@ -192,49 +192,72 @@ char32_t to_lower(char32_t cp) {
 
 namespace {
 
-void append_code_point(char32_t cp, std::string& out) {
-  uint8_t bytes[4];
-  const int size = encode(cp, bytes);
-  out.append(reinterpret_cast<const char*>(bytes), static_cast<size_t>(size));
+/// Writes `text` (UTF-8) at `out`; returns its size.
+int64_t write_literal(std::string_view text, uint8_t* out) {
+  std::memcpy(out, text.data(), text.size());
+  return static_cast<int64_t>(text.size());
 }
 
 }  // namespace
 
-void append_upper(std::string_view text, std::string& out) {
-  const auto* p = reinterpret_cast<const uint8_t*>(text.data());
-  const uint8_t* end = p + text.size();
-  while (p < end) {
-    const char32_t cp = decode(&p, end);
+int64_t write_upper(const uint8_t* in, int64_t size, uint8_t* out) {
+  uint8_t* start = out;
+  const uint8_t* end = in + size;
+  while (in < end) {
+    const uint8_t byte = *in;
+    if (byte < 0x80) {
+      *out++ = static_cast<uint8_t>(byte - ((static_cast<unsigned>(byte - 'a') < 26u) ? 32 : 0));
+      ++in;
+      continue;
+    }
+    const char32_t cp = decode(&in, end);
     switch (cp) {
       case 0xDF:  // ß
-        out += "SS";
+        out += write_literal("SS", out);
         break;
       case 0x149:  // ŉ
-        out += "\u02BCN";
+        out += write_literal("\u02BCN", out);
         break;
       case 0x390:  // ΐ
-        out += "\u0399\u0308\u0301";
+        out += write_literal("\u0399\u0308\u0301", out);
         break;
       case 0x3B0:  // ΰ
-        out += "\u03A5\u0308\u0301";
+        out += write_literal("\u03A5\u0308\u0301", out);
         break;
       default:
-        append_code_point(to_upper(cp), out);
+        out += encode(to_upper(cp), out);
     }
   }
+  return out - start;
+}
+
+int64_t write_lower(const uint8_t* in, int64_t size, uint8_t* out) {
+  uint8_t* start = out;
+  const uint8_t* end = in + size;
+  while (in < end) {
+    const uint8_t byte = *in;
+    if (byte < 0x80) {
+      *out++ = static_cast<uint8_t>(byte + ((static_cast<unsigned>(byte - 'A') < 26u) ? 32 : 0));
+      ++in;
+      continue;
+    }
+    const char32_t cp = decode(&in, end);
+    if (cp == 0x130) {  // İ: i and a combining dot above
+      out += write_literal("i\u0307", out);
+    } else {
+      out += encode(to_lower(cp), out);
+    }
+  }
+  return out - start;
 }
 
 void append_lower(std::string_view text, std::string& out) {
-  const auto* p = reinterpret_cast<const uint8_t*>(text.data());
-  const uint8_t* end = p + text.size();
-  while (p < end) {
-    const char32_t cp = decode(&p, end);
-    if (cp == 0x130) {  // İ: i and a combining dot above, as Java lower-cases it
-      out += "i\u0307";
-    } else {
-      append_code_point(to_lower(cp), out);
-    }
-  }
+  const size_t old_size = out.size();
+  out.resize(old_size + 3 * text.size());
+  const int64_t written =
+      write_lower(reinterpret_cast<const uint8_t*>(text.data()), static_cast<int64_t>(text.size()),
+                  reinterpret_cast<uint8_t*>(out.data() + old_size));
+  out.resize(old_size + static_cast<size_t>(written));
 }
 
 StringArg::StringArg(const Datum& datum) : scalar_(datum.is_scalar()) {

@@ -99,9 +99,13 @@ bool is_ascii(const uint8_t* bytes, int64_t size);
 char32_t to_upper(char32_t cp);
 char32_t to_lower(char32_t cp);
 
-/// Appends `text` in upper (or lower) case to `out`, with the full mappings Spark's (Java's)
-/// case conversion uses where they differ from the simple ones: ß -> SS, İ -> i̇.
-void append_upper(std::string_view text, std::string& out);
+/// Writes `size` bytes of UTF-8 text in upper (or lower) case to `out`, which has room for
+/// three times as many, and returns the bytes written. Where Spark's (Java's) full case mapping
+/// differs from the simple one, it is followed: ß -> SS, ŉ -> ʼN, ΐ -> Ϊ́, İ -> i̇.
+int64_t write_upper(const uint8_t* in, int64_t size, uint8_t* out);
+int64_t write_lower(const uint8_t* in, int64_t size, uint8_t* out);
+
+/// Appends `text` in lower case to `out` (see `write_lower`).
 void append_lower(std::string_view text, std::string& out);
 
 // --- arguments ------------------------------------------------------------------------------
