@@ -158,12 +158,19 @@ Datum length_kernel(const Datum& argument, ExecContext& context) {
   const ArrayData& data = *argument.data();
   const Offset* offsets = data.values<Offset>(1);
   const uint8_t* bytes = data.buffers[2] != nullptr ? data.buffers[2]->data() : nullptr;
-  const bool characters = is_string_like(data.type->id());
+  // In ASCII text (the common case) characters are bytes.
+  const bool characters = is_string_like(data.type->id()) &&
+                          !is_ascii(bytes + offsets[0], offsets[data.length] - offsets[0]);
   OutputValues<int32_t> values(data.length, context.allocator);
   int32_t* out = values.data();
-  for (int64_t i = 0; i < data.length; ++i) {
-    const int64_t size = offsets[i + 1] - offsets[i];
-    out[i] = static_cast<int32_t>(characters ? count_chars(bytes + offsets[i], size) : size);
+  if (characters) {
+    for (int64_t i = 0; i < data.length; ++i) {
+      out[i] = static_cast<int32_t>(count_chars(bytes + offsets[i], offsets[i + 1] - offsets[i]));
+    }
+  } else {
+    for (int64_t i = 0; i < data.length; ++i) {
+      out[i] = static_cast<int32_t>(offsets[i + 1] - offsets[i]);
+    }
   }
   Array array = make_fixed_width_array(int32(), data.length, copy_validity(data, context.allocator),
                                        data.null_count(), values.finish());
@@ -214,23 +221,26 @@ Datum case_kernel(const Datum& argument, ExecContext& context) {
     out_data.resize(total);
     ascii_case<kUpper>(bytes + first, total, out_data.mutable_data());
   } else {
-    // A code point grows at most threefold (ΐ: two bytes to six).
-    out_data.resize(3 * total);
-    uint8_t* out = out_data.mutable_data();
+    // Most text keeps its size; a row may grow threefold at most (ΐ: two bytes to six), so
+    // the buffer grows (doubling) only when a row could pass its end.
+    out_data.resize(total + total / 8 + 64);
+    const uint16_t* table = two_byte_case_table(kUpper);
     int64_t written = 0;
     out_offset[0] = 0;
     for (int64_t i = 0; i < length; ++i) {
       const uint8_t* in = bytes + offsets[i];
       const int64_t size = offsets[i + 1] - offsets[i];
-      written +=
-          kUpper ? write_upper(in, size, out + written) : write_lower(in, size, out + written);
+      if (written + 3 * size > out_data.size()) [[unlikely]] {
+        out_data.resize(std::max(2 * out_data.size(), written + 3 * size));
+      }
+      uint8_t* out = out_data.mutable_data() + written;
+      written += write_case<kUpper>(table, in, size, out);
       if (written > std::numeric_limits<int32_t>::max()) {
         throw InvalidArgument("the result of a case conversion passes 2 GiB of string data");
       }
       out_offset[i + 1] = static_cast<int32_t>(written);
     }
     out_data.resize(written);
-    out_data.shrink_to_fit();
   }
   Array array(
       std::make_shared<ArrayData>(utf8(), length,
@@ -500,18 +510,40 @@ Datum contains(std::span<const Datum> arguments, ExecContext& context) {
   });
 }
 
-Datum startswith(std::span<const Datum> arguments, ExecContext& context) {
-  StringArg text(arguments[0]);
-  StringArg prefix(arguments[1]);
-  return map_to_boolean(arguments, context,
-                        [&](int64_t i) { return text.value(i).starts_with(prefix.value(i)); });
+/// startswith (kPrefix) or endswith over an array with a constant affix.
+template <typename Offset, bool kPrefix>
+Datum affix_constant(const Datum& haystack, std::string_view affix, ExecContext& context) {
+  const ArrayData& data = *haystack.data();
+  const int64_t length = data.length;
+  const Offset* offsets = data.values<Offset>(1);
+  const uint8_t* bytes = data.buffers[2] != nullptr ? data.buffers[2]->data() : nullptr;
+  const auto affix_size = static_cast<int64_t>(affix.size());
+  MutableBuffer matches(length, context.allocator);
+  uint8_t* out = matches.mutable_data();
+  for (int64_t i = 0; i < length; ++i) {
+    const int64_t size = offsets[i + 1] - offsets[i];
+    const uint8_t* start = bytes + (kPrefix ? offsets[i] : offsets[i + 1] - affix_size);
+    out[i] = size >= affix_size && std::memcmp(start, affix.data(), affix.size()) == 0;
+  }
+  return make_boolean_result(out, length, copy_validity(data, context.allocator), data.null_count(),
+                             haystack.is_scalar(), context.allocator);
 }
 
-Datum endswith(std::span<const Datum> arguments, ExecContext& context) {
+template <bool kPrefix>
+Datum affix(std::span<const Datum> arguments, ExecContext& context) {
+  if (arguments[1].is_scalar() && !arguments[1].scalar_is_null() && arguments[0].is_array()) {
+    const std::string_view constant = StringArg(arguments[1]).value(0);
+    const TypeId id = arguments[0].type()->id();
+    return id == TypeId::kLargeString || id == TypeId::kLargeBinary
+               ? affix_constant<int64_t, kPrefix>(arguments[0], constant, context)
+               : affix_constant<int32_t, kPrefix>(arguments[0], constant, context);
+  }
   StringArg text(arguments[0]);
-  StringArg suffix(arguments[1]);
-  return map_to_boolean(arguments, context,
-                        [&](int64_t i) { return text.value(i).ends_with(suffix.value(i)); });
+  StringArg other(arguments[1]);
+  return map_to_boolean(arguments, context, [&](int64_t i) {
+    return kPrefix ? text.value(i).starts_with(other.value(i))
+                   : text.value(i).ends_with(other.value(i));
+  });
 }
 
 // --- replace, translate -----------------------------------------------------------------------
@@ -820,10 +852,10 @@ void register_string_functions(FunctionRegistry& registry) {
                strings::contains);
   add_function(registry, "startswith", {}, {2, 2}, "Whether the left value starts with the right.",
                {"(string, string) -> boolean", "(binary, binary) -> boolean"}, {kAny}, boolean(),
-               strings::startswith);
+               strings::affix<true>);
   add_function(registry, "endswith", {}, {2, 2}, "Whether the left value ends with the right.",
                {"(string, string) -> boolean", "(binary, binary) -> boolean"}, {kAny}, boolean(),
-               strings::endswith);
+               strings::affix<false>);
   add_function(registry, "replace", {}, {2, 3},
                "The string with every occurrence of search replaced (by nothing by default).",
                {"(string, search: string[, replace: string]) -> string"}, {kStr}, utf8(),

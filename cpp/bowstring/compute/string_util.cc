@@ -7,14 +7,6 @@
 
 namespace bowstring::compute::strings {
 
-int64_t count_chars(const uint8_t* bytes, int64_t size) {
-  int64_t continuations = 0;
-  for (int64_t i = 0; i < size; ++i) {
-    continuations += is_continuation(bytes[i]);
-  }
-  return size - continuations;
-}
-
 int64_t char_offset(std::string_view text, int64_t n) {
   const auto* begin = reinterpret_cast<const uint8_t*>(text.data());
   const uint8_t* p = begin;
@@ -28,6 +20,17 @@ int64_t char_offset(std::string_view text, int64_t n) {
 bool is_ascii(const uint8_t* bytes, int64_t size) {
   int64_t i = 0;
   uint64_t high = 0;
+  // Blocks of 64 bytes, so that non-ASCII text is recognized early.
+  for (; i + 64 <= size; i += 64) {
+    for (int k = 0; k < 64; k += 8) {
+      uint64_t word;
+      std::memcpy(&word, bytes + i + k, sizeof(word));
+      high |= word;
+    }
+    if ((high & 0x8080808080808080ULL) != 0) {
+      return false;
+    }
+  }
   for (; i + 8 <= size; i += 8) {
     uint64_t word;
     std::memcpy(&word, bytes + i, sizeof(word));
@@ -200,63 +203,46 @@ int64_t write_literal(std::string_view text, uint8_t* out) {
 
 }  // namespace
 
-int64_t write_upper(const uint8_t* in, int64_t size, uint8_t* out) {
-  uint8_t* start = out;
-  const uint8_t* end = in + size;
-  while (in < end) {
-    const uint8_t byte = *in;
-    if (byte < 0x80) {
-      *out++ = static_cast<uint8_t>(byte - ((static_cast<unsigned>(byte - 'a') < 26u) ? 32 : 0));
-      ++in;
-      continue;
+const uint16_t* two_byte_case_table(bool upper) {
+  struct Tables {
+    uint16_t upper[0x800];
+    uint16_t lower[0x800];
+  };
+  static const Tables tables = [] {
+    Tables built{};
+    for (char32_t cp = 0; cp < 0x800; ++cp) {
+      built.upper[cp] = static_cast<uint16_t>(to_upper(cp));
+      built.lower[cp] = static_cast<uint16_t>(to_lower(cp));
     }
-    const char32_t cp = decode(&in, end);
-    switch (cp) {
-      case 0xDF:  // ß
-        out += write_literal("SS", out);
-        break;
-      case 0x149:  // ŉ
-        out += write_literal("\u02BCN", out);
-        break;
-      case 0x390:  // ΐ
-        out += write_literal("\u0399\u0308\u0301", out);
-        break;
-      case 0x3B0:  // ΰ
-        out += write_literal("\u03A5\u0308\u0301", out);
-        break;
-      default:
-        out += encode(to_upper(cp), out);
-    }
-  }
-  return out - start;
+    built.upper[0xDF] = built.upper[0x149] = built.upper[0x390] = built.upper[0x3B0] = kSpecialCase;
+    built.lower[0x130] = kSpecialCase;
+    return built;
+  }();
+  return upper ? tables.upper : tables.lower;
 }
 
-int64_t write_lower(const uint8_t* in, int64_t size, uint8_t* out) {
-  uint8_t* start = out;
-  const uint8_t* end = in + size;
-  while (in < end) {
-    const uint8_t byte = *in;
-    if (byte < 0x80) {
-      *out++ = static_cast<uint8_t>(byte + ((static_cast<unsigned>(byte - 'A') < 26u) ? 32 : 0));
-      ++in;
-      continue;
-    }
-    const char32_t cp = decode(&in, end);
-    if (cp == 0x130) {  // İ: i and a combining dot above
-      out += write_literal("i\u0307", out);
-    } else {
-      out += encode(to_lower(cp), out);
-    }
+int write_special_case(char32_t cp, bool upper, uint8_t* out) {
+  if (!upper) {
+    return static_cast<int>(write_literal("i\u0307", out));  // İ: i and a combining dot above
   }
-  return out - start;
+  switch (cp) {
+    case 0xDF:  // ß
+      return static_cast<int>(write_literal("SS", out));
+    case 0x149:  // ŉ
+      return static_cast<int>(write_literal("\u02BCN", out));
+    case 0x390:  // ΐ
+      return static_cast<int>(write_literal("\u0399\u0308\u0301", out));
+    default:  // ΰ
+      return static_cast<int>(write_literal("\u03A5\u0308\u0301", out));
+  }
 }
 
 void append_lower(std::string_view text, std::string& out) {
   const size_t old_size = out.size();
   out.resize(old_size + 3 * text.size());
-  const int64_t written =
-      write_lower(reinterpret_cast<const uint8_t*>(text.data()), static_cast<int64_t>(text.size()),
-                  reinterpret_cast<uint8_t*>(out.data() + old_size));
+  const int64_t written = write_case<false>(
+      two_byte_case_table(false), reinterpret_cast<const uint8_t*>(text.data()),
+      static_cast<int64_t>(text.size()), reinterpret_cast<uint8_t*>(out.data() + old_size));
   out.resize(old_size + static_cast<size_t>(written));
 }
 

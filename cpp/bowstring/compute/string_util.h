@@ -83,7 +83,13 @@ inline int encode(char32_t cp, uint8_t* out) {
 }
 
 /// Number of code points in `size` bytes.
-int64_t count_chars(const uint8_t* bytes, int64_t size);
+inline int64_t count_chars(const uint8_t* bytes, int64_t size) {
+  int64_t continuations = 0;
+  for (int64_t i = 0; i < size; ++i) {
+    continuations += is_continuation(bytes[i]);
+  }
+  return size - continuations;
+}
 
 /// Byte offset of the `n`-th code point of `text` (its size when `n` passes the end).
 int64_t char_offset(std::string_view text, int64_t n);
@@ -99,11 +105,45 @@ bool is_ascii(const uint8_t* bytes, int64_t size);
 char32_t to_upper(char32_t cp);
 char32_t to_lower(char32_t cp);
 
+/// The upper (or lower) case of every code point below U+0800 (the ones of at most two UTF-8
+/// bytes), or kSpecialCase for those whose full mapping is several code points.
+inline constexpr uint16_t kSpecialCase = 0xFFFF;
+const uint16_t* two_byte_case_table(bool upper);
+
+/// Writes the full case mapping of `cp` (one marked kSpecialCase); returns the bytes written.
+int write_special_case(char32_t cp, bool upper, uint8_t* out);
+
 /// Writes `size` bytes of UTF-8 text in upper (or lower) case to `out`, which has room for
-/// three times as many, and returns the bytes written. Where Spark's (Java's) full case mapping
-/// differs from the simple one, it is followed: ß -> SS, ŉ -> ʼN, ΐ -> Ϊ́, İ -> i̇.
-int64_t write_upper(const uint8_t* in, int64_t size, uint8_t* out);
-int64_t write_lower(const uint8_t* in, int64_t size, uint8_t* out);
+/// three times as many, and returns the bytes written. `table` is
+/// `two_byte_case_table(kUpper)`. Where Spark's (Java's) full case mapping differs from the
+/// simple one it is followed: ß -> SS, ŉ -> ʼN, ΐ -> Ϊ́, İ -> i̇.
+template <bool kUpper>
+inline int64_t write_case(const uint16_t* table, const uint8_t* in, int64_t size, uint8_t* out) {
+  uint8_t* start = out;
+  const uint8_t* end = in + size;
+  while (in < end) {
+    const uint8_t byte = *in;
+    if (byte < 0x80) {
+      if constexpr (kUpper) {
+        *out++ = static_cast<uint8_t>(byte - ((static_cast<unsigned>(byte - 'a') < 26u) ? 32 : 0));
+      } else {
+        *out++ = static_cast<uint8_t>(byte + ((static_cast<unsigned>(byte - 'A') < 26u) ? 32 : 0));
+      }
+      ++in;
+      continue;
+    }
+    if (byte >= 0xC2 && byte < 0xE0 && in + 1 < end) {
+      const char32_t cp = ((byte & 0x1Fu) << 6) | (in[1] & 0x3Fu);
+      const uint16_t mapped = table[cp];
+      in += 2;
+      out += mapped != kSpecialCase ? encode(mapped, out) : write_special_case(cp, kUpper, out);
+      continue;
+    }
+    const char32_t cp = decode(&in, end);
+    out += encode(kUpper ? to_upper(cp) : to_lower(cp), out);
+  }
+  return out - start;
+}
 
 /// Appends `text` in lower case to `out` (see `write_lower`).
 void append_lower(std::string_view text, std::string& out);
