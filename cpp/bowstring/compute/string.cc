@@ -184,6 +184,12 @@ Datum length(std::span<const Datum> arguments, ExecContext& context) {
              : length_kernel<int32_t>(arguments[0], context);
 }
 
+Datum octet_length(std::span<const Datum> arguments, ExecContext& context) {
+  StringArg value(arguments[0]);
+  return map_to_int32(arguments, context,
+                      [&](int64_t i) { return static_cast<int32_t>(value.value(i).size()); });
+}
+
 template <bool kUpper>
 void ascii_case(const uint8_t* in, int64_t size, uint8_t* out) {
   for (int64_t i = 0; i < size; ++i) {
@@ -814,6 +820,9 @@ void register_string_functions(FunctionRegistry& registry) {
   add_function(registry, "length", {"char_length", "character_length"}, {1, 1},
                "The number of characters of a string, or of bytes of a binary value.",
                {"(string) -> int", "(binary) -> int"}, {kAny}, int32(), strings::length);
+  add_function(registry, "octet_length", {}, {1, 1},
+               "The number of bytes of a string or binary value.",
+               {"(string) -> int", "(binary) -> int"}, {kAny}, int32(), strings::octet_length);
   add_function(registry, "upper", {"ucase"}, {1, 1}, "The string in upper case.",
                {"(string) -> string"}, {kStr}, utf8(), strings::change_case<true>);
   add_function(registry, "lower", {"lcase"}, {1, 1}, "The string in lower case.",

@@ -249,5 +249,73 @@ TEST(StringTypesTest, ResolutionCastsAndRejects) {
   expect_array(run("upper", {nulls->finish()}), strs({kNull, kNull}));
 }
 
+/// Arguments of every kind a string function takes: s a string, b a binary value, i an
+/// integer (the size of the string), z the integer 0.
+Array argument_of_kind(char kind, const std::vector<std::optional<std::string>>& values) {
+  if (kind == 'i' || kind == 'z') {
+    std::vector<std::optional<int32_t>> numbers;
+    for (const auto& value : values) {
+      const auto number = kind == 'z' ? 0 : static_cast<int32_t>(value ? value->size() : 0);
+      numbers.push_back(value ? std::optional<int32_t>(number) : std::nullopt);
+    }
+    return ints(numbers);
+  }
+  return strs(values, kind == 'b' ? binary() : utf8());
+}
+
+TEST(StringFunctionsTest, EveryFunctionTakesEmptyNullAndSlicedInput) {
+  const std::vector<std::pair<std::string, std::string>> functions{
+      {"length", "s"},
+      {"octet_length", "b"},
+      {"upper", "s"},
+      {"lower", "s"},
+      {"trim", "ss"},
+      {"ltrim", "s"},
+      {"rtrim", "ss"},
+      {"substring", "sii"},
+      {"left", "si"},
+      {"right", "si"},
+      {"concat", "sss"},
+      {"contains", "ss"},
+      {"startswith", "bb"},
+      {"endswith", "ss"},
+      {"replace", "sss"},
+      {"translate", "sss"},
+      {"lpad", "sis"},
+      {"rpad", "si"},
+      {"repeat", "si"},
+      {"instr", "ss"},
+      {"ascii", "s"},
+      {"reverse", "s"},
+      {"initcap", "s"},
+      {"like", "ss"},
+      {"ilike", "ss"},
+      {"rlike", "ss"},
+      {"regexp_extract", "ssz"},
+      {"regexp_replace", "sss"},
+      {"split", "ss"},
+  };
+  const Strings values{"pad", "a", kNull, "日本", ""};
+  for (const auto& [name, kinds] : functions) {
+    SCOPED_TRACE(name);
+    std::vector<Datum> empty;
+    std::vector<Datum> nulls;
+    std::vector<Datum> sliced;
+    for (const char kind : kinds) {
+      empty.push_back(argument_of_kind(kind, {}));
+      nulls.push_back(argument_of_kind(kind, {kNull, kNull}));
+      sliced.push_back(argument_of_kind(kind, values).slice(1));
+    }
+    EXPECT_EQ(run(name, empty).length(), 0);
+    const Datum all_null = run(name, nulls);
+    EXPECT_EQ(all_null.array().null_count(), 2);
+    const Datum result = run(name, sliced);
+    ASSERT_EQ(result.length(), 4);
+    EXPECT_TRUE(result.array().is_valid(0));
+    EXPECT_TRUE(result.array().is_null(1));
+    EXPECT_TRUE(result.array().is_valid(2));
+  }
+}
+
 }  // namespace
 }  // namespace bowstring::compute
