@@ -55,6 +55,8 @@ std::string java_regex_to_re2(std::string_view pattern, std::string_view functio
   bool in_class = false;
   // Whether the last token was a quantifier: a '+' after one makes it possessive.
   bool after_quantifier = false;
+  // Whether a '{' opened a counted repetition that its '}' closes.
+  bool in_repetition = false;
   size_t i = 0;
   const size_t n = pattern.size();
   while (i < n) {
@@ -76,12 +78,30 @@ std::string java_regex_to_re2(std::string_view pattern, std::string_view functio
         after_quantifier = false;
         continue;
       }
-      if (next == 'u' && i + 5 < n + 0 && is_hex(pattern[i + 2]) && is_hex(pattern[i + 3]) &&
+      if (next == 'u' && i + 5 < n && is_hex(pattern[i + 2]) && is_hex(pattern[i + 3]) &&
           is_hex(pattern[i + 4]) && is_hex(pattern[i + 5])) {
         out += "\\x{";
         out.append(pattern.substr(i + 2, 4));
         out += "}";
         i += 6;
+        after_quantifier = false;
+        continue;
+      }
+      // Java's \h and \v are classes of horizontal and vertical white space (RE2's \v is the
+      // vertical tab alone); \R is any line break.
+      if (next == 'h' || next == 'v') {
+        const char* members =
+            next == 'h'
+                ? " \\t\\x{A0}\\x{1680}\\x{180E}\\x{2000}-\\x{200A}\\x{202F}\\x{205F}\\x{3000}"
+                : "\\n\\x{0B}\\f\\r\\x{85}\\x{2028}\\x{2029}";
+        out += in_class ? std::string(members) : "[" + std::string(members) + "]";
+        i += 2;
+        after_quantifier = false;
+        continue;
+      }
+      if (next == 'R' && !in_class) {
+        out += "(?:\\r\\n|[\\n\\x{0B}\\f\\r\\x{85}\\x{2028}\\x{2029}])";
+        i += 2;
         after_quantifier = false;
         continue;
       }
@@ -169,17 +189,19 @@ std::string java_regex_to_re2(std::string_view pattern, std::string_view functio
         quantifier = true;
         break;
       case '*':
-      case '}':
         quantifier = true;
+        break;
+      case '{':
+        in_repetition = true;
+        break;
+      case '}':
+        // Closes a counted repetition, or is a literal brace.
+        quantifier = in_repetition;
+        in_repetition = false;
         break;
       case '?':
         // '?' after a quantifier makes it lazy, which RE2 knows; otherwise it quantifies.
         quantifier = !after_quantifier;
-        if (after_quantifier && i + 1 < n && pattern[i + 1] == '+') {
-          ++i;
-          out += c;
-          throw_bad_pattern(pattern, function, "possessive quantifiers are not supported");
-        }
         break;
       default:
         break;

@@ -53,6 +53,10 @@ TEST(JavaRegexTest, TranslatesWhatRe2SpellsDifferently) {
   EXPECT_EQ(java_regex_to_re2("\\p{IsLatin}\\p{L}", "rlike"), "\\p{Latin}\\p{L}");
   EXPECT_EQ(java_regex_to_re2("a+?b*c{2}?\\Q(x)\\E", "rlike"), "a+?b*c{2}?\\Q(x)\\E");
   EXPECT_EQ(java_regex_to_re2("[]a][^]b]", "rlike"), "[]a][^]b]");
+  EXPECT_EQ(java_regex_to_re2("a{2}?b}+", "rlike"), "a{2}?b}+");
+  EXPECT_EQ(java_regex_to_re2("\\v", "rlike"), "[\\n\\x{0B}\\f\\r\\x{85}\\x{2028}\\x{2029}]");
+  EXPECT_EQ(java_regex_to_re2("[\\h.]", "rlike"),
+            "[ \\t\\x{A0}\\x{1680}\\x{180E}\\x{2000}-\\x{200A}\\x{202F}\\x{205F}\\x{3000}.]");
 }
 
 TEST(JavaRegexTest, RejectsWhatRe2CannotDo) {
@@ -84,6 +88,10 @@ TEST(RlikeTest, PartialMatchWithConstantAndPerRowPatterns) {
   expect_array(run("rlike", {text, str("b|z")}), bools({true, true, kNull, false, false}));
   expect_array(run("regexp", {text, str("^$")}), bools({false, false, kNull, true, false}));
   expect_array(run("regexp_like", {text.slice(4), str("^.本$")}), bools({true}));
+  expect_array(run("rlike", {strs({"a\tb", "a\nb", "a\r\nb"}), str("a\\hb")}),
+               bools({true, false, false}));
+  expect_array(run("rlike", {strs({"a\tb", "a\nb", "a\r\nb"}), str("^a\\Rb$")}),
+               bools({false, true, true}));
   expect_array(run("rlike", {text, strs({"^a", "^a", "x", "", "\\p{IsHan}"})}),
                bools({true, false, kNull, true, true}));
   EXPECT_THAT(error_message<IllegalArgumentError>([&] {

@@ -603,8 +603,11 @@ Datum translate(std::span<const Datum> arguments, ExecContext& context) {
   // occurrence decides), or to nothing when `replacing` is shorter.
   constexpr char32_t kDelete = 0xFFFFFFFF;
   std::vector<std::pair<char32_t, char32_t>> mapping;
+  const bool constant = arguments[1].is_scalar() && arguments[2].is_scalar();
+  bool built = false;
   return map_to_string(arguments, utf8(), context, [&](int64_t i, StringOutput& out) {
-    if (i == 0 || !arguments[1].is_scalar() || !arguments[2].is_scalar()) {
+    if (!constant || !built) {
+      built = true;
       mapping.clear();
       const std::vector<char32_t> from = code_points(matching.value(i));
       const std::vector<char32_t> to = code_points(replacing.value(i));

@@ -185,6 +185,9 @@ TEST(TranslateTest, MapsAndDeletesCharacters) {
   expect_array(run("translate", {strs({"abcab", kNull}), str("ab"), str("x")}),
                strs({"xcx", kNull}));
   expect_array(run("translate", {strs({"日本é"}), str("é日日"), str("eJK")}), strs({"J本e"}));
+  expect_array(run("translate", {strs({kNull, "ab"}), str("a"), str("b")}), strs({kNull, "bb"}));
+  expect_array(run("translate", {strs({"ab", "ab"}), strs({"a", "b"}), strs({"x", ""})}),
+               strs({"xb", "a"}));
 }
 
 TEST(PadTest, PadsOrTruncatesToTheLength) {
