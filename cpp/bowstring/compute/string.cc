@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "bowstring/compute/coercion.h"
 #include "bowstring/compute/errors.h"
 #include "bowstring/compute/function.h"
 #include "bowstring/compute/regex.h"
@@ -24,24 +25,8 @@ bool is_binary_like(TypeId id) { return id == TypeId::kBinary || id == TypeId::k
 
 /// Whether Spark casts a value of this type to STRING implicitly where a string is expected.
 bool casts_to_string(const DataType& type) {
-  switch (type.id()) {
-    case TypeId::kBoolean:
-    case TypeId::kInt8:
-    case TypeId::kInt16:
-    case TypeId::kInt32:
-    case TypeId::kInt64:
-    case TypeId::kFloat32:
-    case TypeId::kFloat64:
-    case TypeId::kDate32:
-    case TypeId::kTimestamp:
-    case TypeId::kBinary:
-    case TypeId::kLargeBinary:
-    case TypeId::kBinaryView:
-    case TypeId::kStringView:
-      return true;
-    default:
-      return type.is_decimal();
-  }
+  const SparkType spark = spark_type_of(type);
+  return spark != SparkType::kOther && spark != SparkType::kNull;
 }
 
 std::string ordinal(size_t index) {
@@ -86,9 +71,8 @@ Resolution StringFunction::resolve(std::span<const TypePtr> arguments,
     const Param param = params_[std::min(i, params_.size() - 1)];
     if (param == Param::kStringOrBinary) {
       any_binary_param = true;
-      const TypeId id = arguments[i]->id();
-      all_binary =
-          all_binary && (is_binary_like(id) || id == TypeId::kBinaryView || id == TypeId::kNull);
+      const SparkType spark = spark_type_of(*arguments[i]);
+      all_binary = all_binary && (spark == SparkType::kBinary || spark == SparkType::kNull);
     }
   }
   const bool binary = any_binary_param && all_binary;
@@ -100,16 +84,16 @@ Resolution StringFunction::resolve(std::span<const TypePtr> arguments,
     if (id == TypeId::kNull) {
       resolved = type;
     } else if (param == Param::kInt) {
-      if (id == TypeId::kInt8 || id == TypeId::kInt16 || id == TypeId::kInt32 ||
-          id == TypeId::kInt64) {
-        resolved = type;
-      } else if (is_string_like(id) || id == TypeId::kStringView) {
+      const SparkType spark = spark_type_of(*type);
+      if (is_integral(spark)) {
+        resolved = spark_storage_type(type);
+      } else if (spark == SparkType::kString) {
         resolved = int32();
       } else {
         throw_mismatch(name(), i, "INT", *type);
       }
     } else if (param == Param::kStringOrBinary && binary) {
-      resolved = id == TypeId::kBinaryView ? bowstring::binary() : type;
+      resolved = is_binary_like(id) ? type : bowstring::binary();
     } else if (is_string_like(id)) {
       resolved = type;
     } else if (casts_to_string(*type)) {

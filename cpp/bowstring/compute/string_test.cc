@@ -242,6 +242,16 @@ TEST(StringTypesTest, ResolutionCastsAndRejects) {
   const std::vector<TypePtr> lists{list(int32())};
   EXPECT_THAT(error_message<AnalysisError>([&] { upper.resolve(lists, {}); }),
               HasSubstr("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE"));
+  const Function& substring = default_registry().get("substring");
+  const std::vector<TypePtr> unsigned_position{utf8(), uint16()};
+  EXPECT_TRUE(substring.resolve(unsigned_position, {}).arguments[1]->equals(*int32()));
+  const std::vector<TypePtr> double_position{utf8(), float64()};
+  EXPECT_THAT(error_message<AnalysisError>([&] { substring.resolve(double_position, {}); }),
+              HasSubstr("the second parameter requires the INT type, however it has the type "
+                        "DOUBLE"));
+  const std::vector<TypePtr> fixed_binary{fixed_size_binary(2), fixed_size_binary(3)};
+  EXPECT_TRUE(
+      default_registry().get("contains").resolve(fixed_binary, {}).arguments[0]->equals(*binary()));
   const Function& concat = default_registry().get("concat");
   const std::vector<TypePtr> mixed{binary(), utf8()};
   Resolution resolution = concat.resolve(mixed, {});
