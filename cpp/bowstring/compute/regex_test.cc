@@ -113,6 +113,8 @@ TEST(RegexpExtractTest, GroupsAndSparkCornerCases) {
                strs({"abc", "ac", kNull, ""}));
   // Checked against Spark 4: a group that took no part in the match gives ''.
   expect_array(run("regexp_extract", {text.slice(1, 1), str("a(b)?c"), int_scalar(1)}), strs({""}));
+  expect_array(run("regexp_extract", {strs({"aaa"}), str("a*?"), int_scalar(0)}), strs({""}));
+  expect_array(run("regexp_extract", {strs({"ab"}), str("(?<x>a)b")}), strs({"a"}));
   EXPECT_THAT(error_message<IllegalArgumentError>([&] {
                 run("regexp_extract", {text, str("(a)"), int_scalar(3)});
               }),
@@ -126,6 +128,12 @@ TEST(RegexpReplaceTest, JavaReplacementSyntaxAndEmptyMatches) {
   expect_array(run("regexp_replace", {strs({"abc", kNull}), str("x*"), str("-")}),
                strs({"-a-b-c-", kNull}));
   expect_array(run("regexp_replace", {strs({"abc"}), str("b*"), str("-")}), strs({"-a--c-"}));
+  expect_array(run("regexp_replace", {strs({"abc", "日本"}), str(""), str("-")}),
+               strs({"-a-b-c-", "-日-本-"}));
+  expect_array(run("regexp_replace", {strs({"abc"}), str("b"), str("x"), int_scalar(3)}),
+               strs({"abc"}));
+  expect_array(run("regexp_replace", {strs({"a1b22"}), str("(\\d+)"), str("<$1>")}),
+               strs({"a<1>b<22>"}));
   expect_array(run("regexp_replace", {strs({"abc"}), str("(b)"), str("[$1]")}), strs({"a[b]c"}));
   expect_array(run("regexp_replace", {strs({"aXbX"}), str("X"), str("\\$")}), strs({"a$b$"}));
   expect_array(run("regexp_replace", {strs({"2024-01"}), str("(?<y>\\d+)-(\\d+)"), str("$2/${y}")}),
@@ -150,6 +158,10 @@ TEST(SplitTest, JavaSplitWithSparkLimitRules) {
   expect_array(run("split", {strs({"a1b2"}), str("[0-9]"), int_scalar(0)}),
                string_lists({{{"a", "b", ""}}}));
   expect_array(run("split", {strs({"abc"}), str("x")}), string_lists({{{"abc"}}}));
+  expect_array(run("split", {strs({"a b  c"}), str(" ")}), string_lists({{{"a", "b", "", "c"}}}));
+  expect_array(run("split", {strs({"abc"}), str("b"), int_scalar(1)}), string_lists({{{"abc"}}}));
+  expect_array(run("split", {strs({"abc"}), str("x|"), int_scalar(-1)}),
+               string_lists({{{"a", "b", "c", ""}}}));
 }
 
 TEST(LikeTest, WildcardsEscapesAndShapes) {

@@ -76,6 +76,9 @@ TEST(StringCaseTest, UpperAndLowerOnAsciiAndUnicode) {
   expect_unary("lower", {"ÀÉÎ Õ", kNull, "ΑΒΓ ΣΑ", "ПРИВЕТ ЁЖ", "İ", "ŸŽŁ", "ABC"},
                strs({"àéî õ", kNull, "αβγ σα", "привет ёж", "i\u0307", "ÿžł", "abc"}));
   expect_array(run("lcase", {strs({"ÄB"}, large_utf8())}), strs({"äb"}));
+  // Checked against Spark 4: digraphs and ligatures.
+  expect_array(run("upper", {strs({"ǆ ǅ ǎ ȁ", "ﬀ ﬁx"})}), strs({"Ǆ Ǆ Ǎ Ȁ", "FF FIX"}));
+  expect_array(run("lower", {strs({"ǅ Ǆ Ǎ Ȁ"})}), strs({"ǆ ǆ ǎ ȁ"}));
 }
 
 TEST(StringTrimTest, SpacesByDefaultOrTheGivenCharacters) {
@@ -206,8 +209,9 @@ TEST(RepeatTest, RepeatsOrGivesEmpty) {
 }
 
 TEST(PositionTest, InstrAndLocateCountCharacters) {
-  expect_array(run("instr", {strs({"日本語", "abc", "abc", kNull}), strs({"語", "", "x", "a"})}),
-               ints({3, 1, 0, kNull}));
+  expect_array(
+      run("instr", {strs({"日本語", "abc", "abc", kNull, "😀a"}), strs({"語", "", "x", "a", "a"})}),
+      ints({3, 1, 0, kNull, 2}));
   // Checked against Spark 4: a position below 1 gives 0, a null position gives 0, and an empty
   // substring is found at 1 from any valid position.
   const Array text = strs({"abcabc"});
@@ -222,7 +226,7 @@ TEST(PositionTest, InstrAndLocateCountCharacters) {
 }
 
 TEST(AsciiTest, FirstCodePoint) {
-  expect_unary("ascii", {"A", "", kNull, "é"}, ints({65, 0, kNull, 233}));
+  expect_unary("ascii", {"A", "", kNull, "é", "😀"}, ints({65, 0, kNull, 233, 128512}));
 }
 
 TEST(ReverseTest, ByCharacters) {

@@ -48,6 +48,48 @@ namespace {
 /// code points when the block starts its pairs on an even one.
 bool odd(char32_t cp) { return (cp & 1u) != 0; }
 
+/// Latin Extended-B (U+0180..U+024F): the digraphs (DŽ Dž dž, LJ Lj lj, NJ Nj nj, DZ Dz dz), whose
+/// title-case form upper-cases to the capital and lower-cases to the small one, and the blocks of
+/// alternating pairs; the other letters of the block map to themselves.
+bool digraph(char32_t cp) { return (cp >= 0x1C4 && cp <= 0x1CC) || (cp >= 0x1F1 && cp <= 0x1F3); }
+
+/// The capital of a digraph triple: its first code point.
+char32_t digraph_capital(char32_t cp) {
+  return cp >= 0x1F1 ? 0x1F1 : 0x1C4 + 3 * ((cp - 0x1C4) / 3);
+}
+
+bool odd_pair_block(char32_t cp) { return cp >= 0x1CD && cp <= 0x1DC; }
+bool even_pair_block(char32_t cp) {
+  return (cp >= 0x1DE && cp <= 0x1EF) || cp == 0x1F4 || cp == 0x1F5 ||
+         (cp >= 0x1F8 && cp <= 0x21F) || (cp >= 0x222 && cp <= 0x233);
+}
+
+char32_t latin_extended_b_upper(char32_t cp) {
+  if (digraph(cp)) {
+    return digraph_capital(cp);
+  }
+  if (odd_pair_block(cp) && !odd(cp)) {
+    return cp - 1;
+  }
+  if (even_pair_block(cp) && odd(cp)) {
+    return cp - 1;
+  }
+  return cp;
+}
+
+char32_t latin_extended_b_lower(char32_t cp) {
+  if (digraph(cp)) {
+    return digraph_capital(cp) + 2;
+  }
+  if (odd_pair_block(cp) && odd(cp)) {
+    return cp + 1;
+  }
+  if (even_pair_block(cp) && !odd(cp)) {
+    return cp + 1;
+  }
+  return cp;
+}
+
 }  // namespace
 
 char32_t to_upper(char32_t cp) {
@@ -77,6 +119,9 @@ char32_t to_upper(char32_t cp) {
       return cp - 1;
     }
     return cp;
+  }
+  if (cp < 0x250) {
+    return latin_extended_b_upper(cp);
   }
   if (cp >= 0x370 && cp < 0x400) {
     if ((cp >= 0x3B1 && cp <= 0x3CB)) {
@@ -144,6 +189,9 @@ char32_t to_lower(char32_t cp) {
       return cp + 1;
     }
     return cp;
+  }
+  if (cp < 0x250) {
+    return latin_extended_b_lower(cp);
   }
   if (cp >= 0x370 && cp < 0x400) {
     if (cp >= 0x391 && cp <= 0x3AB && cp != 0x3A2) {
@@ -232,8 +280,13 @@ int write_special_case(char32_t cp, bool upper, uint8_t* out) {
       return static_cast<int>(write_literal("\u02BCN", out));
     case 0x390:  // ΐ
       return static_cast<int>(write_literal("\u0399\u0308\u0301", out));
-    default:  // ΰ
+    case 0x3B0:  // ΰ
       return static_cast<int>(write_literal("\u03A5\u0308\u0301", out));
+    default: {
+      // The Latin ligatures ﬀ ﬁ ﬂ ﬃ ﬄ ﬅ ﬆ.
+      static const char* const kLigatures[] = {"FF", "FI", "FL", "FFI", "FFL", "ST", "ST"};
+      return static_cast<int>(write_literal(kLigatures[cp - 0xFB00], out));
+    }
   }
 }
 

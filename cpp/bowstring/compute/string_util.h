@@ -100,7 +100,7 @@ bool is_ascii(const uint8_t* bytes, int64_t size);
 // --- case mapping ---------------------------------------------------------------------------
 
 /// Simple (one to one) upper and lower case mappings for ASCII, Latin-1 Supplement, Latin
-/// Extended-A and Additional, Greek, Cyrillic, Armenian and fullwidth Latin; other code points
+/// Extended-A, -B and Additional, Greek, Cyrillic, Armenian and fullwidth Latin; other code points
 /// map to themselves.
 char32_t to_upper(char32_t cp);
 char32_t to_lower(char32_t cp);
@@ -110,13 +110,14 @@ char32_t to_lower(char32_t cp);
 inline constexpr uint16_t kSpecialCase = 0xFFFF;
 const uint16_t* two_byte_case_table(bool upper);
 
-/// Writes the full case mapping of `cp` (one marked kSpecialCase); returns the bytes written.
+/// Writes the full case mapping of `cp` (one marked kSpecialCase, or a ligature U+FB00..U+FB06
+/// in upper case); returns the bytes written.
 int write_special_case(char32_t cp, bool upper, uint8_t* out);
 
 /// Writes `size` bytes of UTF-8 text in upper (or lower) case to `out`, which has room for
 /// three times as many, and returns the bytes written. `table` is
 /// `two_byte_case_table(kUpper)`. Where Spark's (Java's) full case mapping differs from the
-/// simple one it is followed: ß -> SS, ŉ -> ʼN, ΐ -> Ϊ́, İ -> i̇.
+/// simple one it is followed: ß -> SS, ŉ -> ʼN, ΐ -> Ϊ́, ﬀ -> FF, İ -> i̇.
 template <bool kUpper>
 inline int64_t write_case(const uint16_t* table, const uint8_t* in, int64_t size, uint8_t* out) {
   uint8_t* start = out;
@@ -140,6 +141,10 @@ inline int64_t write_case(const uint16_t* table, const uint8_t* in, int64_t size
       continue;
     }
     const char32_t cp = decode(&in, end);
+    if (kUpper && cp >= 0xFB00 && cp <= 0xFB06) {
+      out += write_special_case(cp, true, out);
+      continue;
+    }
     out += encode(kUpper ? to_upper(cp) : to_lower(cp), out);
   }
   return out - start;
