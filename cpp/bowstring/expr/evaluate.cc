@@ -1,0 +1,477 @@
+// Vectorized evaluation of bound expressions. Every node is computed over all the rows it sees
+// at once. Conditional nodes (CASE WHEN, IF, COALESCE, AND, OR) compute their later operands
+// only on the rows that reach them: those rows are gathered into a smaller input, the operand
+// is evaluated there, and the results are scattered back into place. So a row excluded by a
+// condition never raises an error from a branch it does not take, as in Spark.
+
+#include <cstring>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bowstring/array/array.h"
+#include "bowstring/compute/errors.h"
+#include "bowstring/expr/bind.h"
+#include "bowstring/expr/rows.h"
+#include "bowstring/memory/buffer.h"
+#include "bowstring/util/bit_util.h"
+#include "bowstring/util/error.h"
+
+namespace bowstring::expr {
+
+using compute::Datum;
+using compute::ExecContext;
+
+namespace {
+
+using Kind = BoundNode::Kind;
+
+/// The rows an evaluation sees: the batch's columns (those not referenced may be empty) and
+/// their common length.
+struct Rows {
+  std::span<const Array> columns;
+  int64_t length;
+};
+
+/// Rows gathered from a larger input, owning their columns.
+struct GatheredRows {
+  std::vector<Array> columns;
+  int64_t length;
+  Rows view() const { return {columns, length}; }
+};
+
+/// The `positions` of `rows`, with only the columns `node` reads.
+GatheredRows gather_rows(const Rows& rows, const BoundNode& node,
+                         std::span<const int64_t> positions, Allocator* allocator) {
+  GatheredRows out{std::vector<Array>(rows.columns.size()), static_cast<int64_t>(positions.size())};
+  for (int column : node.columns) {
+    out.columns[static_cast<size_t>(column)] =
+        gather(rows.columns[static_cast<size_t>(column)], positions, allocator);
+  }
+  return out;
+}
+
+/// A boolean array of `length` rows from bitmaps starting at bit 0.
+Array boolean_array(int64_t length, std::shared_ptr<Buffer> validity, int64_t null_count,
+                    std::shared_ptr<Buffer> values) {
+  return Array(std::make_shared<ArrayData>(
+      boolean(), length,
+      std::vector<std::shared_ptr<Buffer>>{std::move(validity), std::move(values)}, null_count));
+}
+
+Datum boolean_scalar(bool value, Allocator* allocator) {
+  MutableBuffer bits(1, allocator);
+  bits.mutable_data()[0] = value ? 1 : 0;
+  return Datum::scalar(boolean_array(1, nullptr, 0, bits.finish()));
+}
+
+/// A new bitmap holding bits [offset, offset + length) of `bits` from bit 0, each inverted when
+/// `invert`.
+std::shared_ptr<Buffer> copy_bits(const uint8_t* bits, int64_t offset, int64_t length, bool invert,
+                                  Allocator* allocator) {
+  MutableBuffer out(bit_util::bytes_for_bits(length), allocator);
+  uint8_t* target = out.mutable_data();
+  if (bits == nullptr) {
+    std::memset(target, invert ? 0 : 0xff, static_cast<size_t>(out.size()));
+    return out.finish();
+  }
+  bit_util::copy_bitmap(bits, offset, length, target, 0);
+  if (invert) {
+    for (int64_t i = 0; i < out.size(); ++i) {
+      target[i] = static_cast<uint8_t>(~target[i]);
+    }
+  }
+  return out.finish();
+}
+
+/// IS NULL / IS NOT NULL of every row.
+Datum evaluate_is_null(const Datum& value, bool want_null, int64_t length, Allocator* allocator) {
+  if (value.is_scalar()) {
+    return boolean_scalar(value.scalar_is_null() == want_null, allocator);
+  }
+  const ArrayData& data = *value.data();
+  const TypeId id = data.type->id();
+  if (id == TypeId::kNull) {
+    return boolean_scalar(want_null, allocator).to_array(length, allocator);
+  }
+  const bool has_bitmap = id != TypeId::kDenseUnion && id != TypeId::kSparseUnion &&
+                          id != TypeId::kRunEndEncoded && id != TypeId::kExtension &&
+                          id != TypeId::kDictionary;
+  if (has_bitmap) {
+    const uint8_t* validity = data.buffers[0] ? data.buffers[0]->data() : nullptr;
+    return boolean_array(length, nullptr, 0,
+                         copy_bits(validity, data.offset, length, want_null, allocator));
+  }
+  MutableBuffer bits(bit_util::bytes_for_bits(length), allocator);
+  std::memset(bits.mutable_data(), 0, static_cast<size_t>(bits.size()));
+  const Array& array = value.array();
+  for (int64_t i = 0; i < length; ++i) {
+    bit_util::set_bit_to(bits.mutable_data(), i, array.is_null(i) == want_null);
+  }
+  return boolean_array(length, nullptr, 0, bits.finish());
+}
+
+/// Three-valued NOT: the values inverted, the validity kept.
+Datum evaluate_not(const Datum& value, Allocator* allocator) {
+  if (value.is_scalar()) {
+    if (value.scalar_is_null()) {
+      return value;
+    }
+    return boolean_scalar(!value.array().as<BooleanArray>().value(0), allocator);
+  }
+  const ArrayData& data = *value.data();
+  std::shared_ptr<Buffer> validity;
+  if (data.null_count() > 0) {
+    validity = copy_bits(data.buffers[0]->data(), data.offset, data.length, false, allocator);
+  }
+  return boolean_array(
+      data.length, std::move(validity), data.null_count(),
+      copy_bits(data.buffers[1]->data(), data.offset, data.length, true, allocator));
+}
+
+/// Reads a boolean Datum row by row (a scalar stands for every row).
+class BooleanReader {
+ public:
+  explicit BooleanReader(const Datum& datum) {
+    const ArrayData& data = *datum.data();
+    scalar_ = datum.is_scalar();
+    offset_ = data.offset;
+    values_ = data.buffers[1] ? data.buffers[1]->data() : nullptr;
+    validity_ = data.buffers[0] ? data.buffers[0]->data() : nullptr;
+  }
+  bool valid(int64_t i) const {
+    return validity_ == nullptr || bit_util::get_bit(validity_, offset_ + (scalar_ ? 0 : i));
+  }
+  bool value(int64_t i) const { return bit_util::get_bit(values_, offset_ + (scalar_ ? 0 : i)); }
+
+ private:
+  bool scalar_;
+  int64_t offset_;
+  const uint8_t* values_;
+  const uint8_t* validity_;
+};
+
+/// Kleene AND (or OR) of two boolean Datums of `length` rows, row by row.
+Datum kleene(bool is_and, const Datum& left, const Datum& right, int64_t length,
+             Allocator* allocator) {
+  const BooleanReader l(left);
+  const BooleanReader r(right);
+  const int64_t rows = left.is_scalar() && right.is_scalar() ? 1 : length;
+  MutableBuffer values(bit_util::bytes_for_bits(rows), allocator);
+  MutableBuffer validity(bit_util::bytes_for_bits(rows), allocator);
+  std::memset(values.mutable_data(), 0, static_cast<size_t>(values.size()));
+  std::memset(validity.mutable_data(), 0, static_cast<size_t>(validity.size()));
+  int64_t nulls = 0;
+  for (int64_t i = 0; i < rows; ++i) {
+    const bool lv = l.valid(i);
+    const bool rv = r.valid(i);
+    const bool lx = lv && l.value(i);
+    const bool rx = rv && r.value(i);
+    bool valid;
+    bool value;
+    if (is_and) {
+      // False wins over null.
+      valid = (lv && rv) || (lv && !lx) || (rv && !rx);
+      value = lx && rx;
+    } else {
+      // True wins over null.
+      valid = (lv && rv) || lx || rx;
+      value = lx || rx;
+    }
+    bit_util::set_bit_to(values.mutable_data(), i, value);
+    bit_util::set_bit_to(validity.mutable_data(), i, valid);
+    nulls += valid ? 0 : 1;
+  }
+  Array out = boolean_array(rows, nulls > 0 ? validity.finish() : nullptr, nulls, values.finish());
+  return rows == 1 && left.is_scalar() && right.is_scalar() ? Datum::scalar(out) : Datum(out);
+}
+
+/// Evaluates nodes over rows with one context.
+class Evaluator {
+ public:
+  explicit Evaluator(ExecContext& context) : context_(context), allocator_(context.allocator) {}
+
+  Datum evaluate(const BoundNode& node, const Rows& rows) {
+    switch (node.kind) {
+      case Kind::kLiteral:
+        return node.value;
+      case Kind::kColumn:
+        return column(node, rows);
+      case Kind::kCall:
+      case Kind::kCast: {
+        std::vector<Datum> arguments;
+        arguments.reserve(node.operands.size());
+        for (const BoundNodePtr& operand : node.operands) {
+          arguments.push_back(evaluate(*operand, rows));
+        }
+        return node.function->execute(arguments, node.options, context_);
+      }
+      case Kind::kIsNull:
+      case Kind::kIsNotNull:
+        return evaluate_is_null(evaluate(*node.operands[0], rows), node.kind == Kind::kIsNull,
+                                rows.length, allocator_);
+      case Kind::kNot:
+        return evaluate_not(evaluate(*node.operands[0], rows), allocator_);
+      case Kind::kAnd:
+      case Kind::kOr:
+        return logical(node, rows);
+      case Kind::kCaseWhen:
+        return case_when(node, rows);
+      case Kind::kCoalesce:
+        return coalesce(node, rows);
+    }
+    throw InvalidArgument("unknown bound expression kind");
+  }
+
+ private:
+  /// A column, or a field of a struct column; zero-copy unless a struct has nulls of its own,
+  /// which its fields then inherit (a new validity bitmap, the values shared).
+  Datum column(const BoundNode& node, const Rows& rows) {
+    Array array = rows.columns[static_cast<size_t>(node.path[0])];
+    for (size_t p = 1; p < node.path.size(); ++p) {
+      const StructArray parent(array);
+      Array child = parent.field(node.path[p]);
+      if (parent.null_count() > 0) {
+        child = with_parent_nulls(child, parent);
+      }
+      array = std::move(child);
+    }
+    return array;
+  }
+
+  Array with_parent_nulls(const Array& child, const Array& parent) {
+    const ArrayData& data = *child.data();
+    const ArrayData& parent_data = *parent.data();
+    auto out = std::make_shared<ArrayData>(data);
+    MutableBuffer bitmap(bit_util::bytes_for_bits(data.offset + data.length), allocator_);
+    std::memset(bitmap.mutable_data(), 0, static_cast<size_t>(bitmap.size()));
+    int64_t nulls = 0;
+    for (int64_t i = 0; i < data.length; ++i) {
+      const bool valid = !parent_data.is_null_in_bitmap(i) && !data.is_null_in_bitmap(i);
+      bit_util::set_bit_to(bitmap.mutable_data(), data.offset + i, valid);
+      nulls += valid ? 0 : 1;
+    }
+    out->buffers[0] = bitmap.finish();
+    return Array(std::make_shared<ArrayData>(out->type, out->length, out->buffers, nulls,
+                                             out->offset, out->children, out->dictionary));
+  }
+
+  /// AND / OR: the right side is evaluated only on the rows the left side does not decide
+  /// (false for AND, true for OR).
+  Datum logical(const BoundNode& node, const Rows& rows) {
+    const bool is_and = node.kind == Kind::kAnd;
+    const Datum left = evaluate(*node.operands[0], rows);
+    if (left.is_scalar()) {
+      if (!left.scalar_is_null() && left.array().as<BooleanArray>().value(0) != is_and) {
+        return left;
+      }
+      return kleene(is_and, left, evaluate(*node.operands[1], rows), rows.length, allocator_);
+    }
+    const ArrayData& data = *left.data();
+    // Undecided rows: null, or the value that does not decide (true for AND, false for OR).
+    std::vector<int64_t> undecided;
+    const uint8_t* values = data.buffers[1]->data();
+    const uint8_t* validity = data.buffers[0] ? data.buffers[0]->data() : nullptr;
+    for (int64_t i = 0; i < data.length; ++i) {
+      const bool valid = validity == nullptr || bit_util::get_bit(validity, data.offset + i);
+      if (!valid || bit_util::get_bit(values, data.offset + i) == is_and) {
+        undecided.push_back(i);
+      }
+    }
+    if (undecided.empty()) {
+      return left;
+    }
+    const BoundNode& right_node = *node.operands[1];
+    if (static_cast<int64_t>(undecided.size()) == rows.length) {
+      return kleene(is_and, left, evaluate(right_node, rows), rows.length, allocator_);
+    }
+    const GatheredRows subset = gather_rows(rows, right_node, undecided, allocator_);
+    const RowPiece piece{evaluate(right_node, subset.view()), undecided};
+    // Decided rows get a null right side, which the decided left side overrides.
+    const Datum right = scatter(boolean(), rows.length, {&piece, 1}, allocator_);
+    return kleene(is_and, left, right, rows.length, allocator_);
+  }
+
+  /// The rows of `positions` (into `rows`; all of them when `all`) seen as a new input.
+  struct Subset {
+    GatheredRows gathered;
+    bool all;
+  };
+
+  /// Where a condition evaluated on `candidates` (positions into the input) is true: fills
+  /// `taken` and `rest` with positions into the input.
+  static void split(const Datum& condition, const std::vector<int64_t>& candidates,
+                    std::vector<int64_t>& taken, std::vector<int64_t>& rest) {
+    const BooleanReader reader(condition);
+    for (size_t j = 0; j < candidates.size(); ++j) {
+      const int64_t i = static_cast<int64_t>(j);
+      if (reader.valid(i) && reader.value(i)) {
+        taken.push_back(candidates[j]);
+      } else {
+        rest.push_back(candidates[j]);
+      }
+    }
+  }
+
+  /// Evaluates `node` on the input rows at `positions` (every row when it holds them all).
+  Datum evaluate_on(const BoundNode& node, const Rows& rows,
+                    const std::vector<int64_t>& positions) {
+    if (static_cast<int64_t>(positions.size()) == rows.length) {
+      return evaluate(node, rows);
+    }
+    const GatheredRows subset = gather_rows(rows, node, positions, allocator_);
+    return evaluate(node, subset.view());
+  }
+
+  /// One result from values computed on disjoint subsets of the rows.
+  Datum assemble(const BoundNode& node, const Rows& rows, std::vector<Datum>& values,
+                 std::vector<std::vector<int64_t>>& positions) {
+    for (size_t k = 0; k < values.size(); ++k) {
+      if (static_cast<int64_t>(positions[k].size()) == rows.length) {
+        return values[k];
+      }
+    }
+    std::vector<RowPiece> pieces;
+    for (size_t k = 0; k < values.size(); ++k) {
+      pieces.push_back(RowPiece{values[k], positions[k]});
+    }
+    return scatter(node.type, rows.length, pieces, allocator_);
+  }
+
+  /// CASE WHEN (and IF): each condition sees the rows no earlier condition took; each value
+  /// only the rows its condition took; the ELSE value the rest.
+  Datum case_when(const BoundNode& node, const Rows& rows) {
+    std::vector<int64_t> remaining(static_cast<size_t>(rows.length));
+    for (int64_t i = 0; i < rows.length; ++i) {
+      remaining[static_cast<size_t>(i)] = i;
+    }
+    std::vector<Datum> values;
+    std::vector<std::vector<int64_t>> positions;
+    const size_t branches = node.operands.size() / 2;
+    for (size_t b = 0; b < branches && !remaining.empty(); ++b) {
+      const Datum condition = evaluate_on(*node.operands[2 * b], rows, remaining);
+      std::vector<int64_t> taken;
+      std::vector<int64_t> rest;
+      split(condition, remaining, taken, rest);
+      if (!taken.empty()) {
+        values.push_back(evaluate_on(*node.operands[2 * b + 1], rows, taken));
+        positions.push_back(std::move(taken));
+      }
+      remaining = std::move(rest);
+    }
+    if (!remaining.empty()) {
+      values.push_back(evaluate_on(*node.operands.back(), rows, remaining));
+      positions.push_back(std::move(remaining));
+    }
+    if (values.empty()) {
+      return Datum::null_scalar(node.type, allocator_);
+    }
+    return assemble(node, rows, values, positions);
+  }
+
+  /// COALESCE: each argument sees only the rows where every earlier one was null.
+  Datum coalesce(const BoundNode& node, const Rows& rows) {
+    std::vector<int64_t> remaining(static_cast<size_t>(rows.length));
+    for (int64_t i = 0; i < rows.length; ++i) {
+      remaining[static_cast<size_t>(i)] = i;
+    }
+    std::vector<Datum> values;
+    std::vector<std::vector<int64_t>> positions;
+    for (const BoundNodePtr& operand : node.operands) {
+      if (remaining.empty()) {
+        break;
+      }
+      const Datum value = evaluate_on(*operand, rows, remaining);
+      std::vector<int64_t> taken;
+      std::vector<int64_t> rest;
+      if (value.is_scalar()) {
+        (value.scalar_is_null() ? rest : taken) = remaining;
+      } else {
+        for (size_t j = 0; j < remaining.size(); ++j) {
+          (value.array().is_null(static_cast<int64_t>(j)) ? rest : taken).push_back(remaining[j]);
+        }
+      }
+      if (!taken.empty()) {
+        if (taken.size() == remaining.size() || value.is_scalar()) {
+          values.push_back(value);
+        } else {
+          std::vector<int64_t> local;
+          for (size_t j = 0; j < remaining.size(); ++j) {
+            if (!value.array().is_null(static_cast<int64_t>(j))) {
+              local.push_back(static_cast<int64_t>(j));
+            }
+          }
+          values.push_back(gather(value.array(), local, allocator_));
+        }
+        positions.push_back(std::move(taken));
+      }
+      remaining = std::move(rest);
+    }
+    if (values.empty()) {
+      return Datum::null_scalar(node.type, allocator_);
+    }
+    return assemble(node, rows, values, positions);
+  }
+
+  ExecContext& context_;
+  Allocator* allocator_;
+};
+
+}  // namespace
+
+Datum BoundExpression::evaluate(const RecordBatch& batch, ExecContext& context) const {
+  Evaluator evaluator(context);
+  return evaluator.evaluate(*root_, Rows{batch.columns(), batch.num_rows()});
+}
+
+RecordBatch filter(const RecordBatch& batch, const BoundExpression& predicate,
+                   ExecContext& context) {
+  if (predicate.type()->id() != TypeId::kBoolean) {
+    throw compute::AnalysisError(
+        "DATATYPE_MISMATCH.FILTER_NOT_BOOLEAN",
+        "Cannot resolve \"" + predicate.to_string() +
+            "\" due to data type mismatch: Filter expression \"" + predicate.to_string() +
+            "\" of type \"" + compute::spark_type_name(*predicate.type()) + "\" is not a boolean.");
+  }
+  const Datum mask = predicate.evaluate(batch, context);
+  if (mask.is_scalar()) {
+    const bool keep = !mask.scalar_is_null() && mask.array().as<BooleanArray>().value(0);
+    return keep ? batch : batch.slice(0, 0);
+  }
+  const ArrayData& data = *mask.data();
+  const std::vector<int64_t> rows =
+      set_positions(data.buffers[1]->data(), data.buffers[0] ? data.buffers[0]->data() : nullptr,
+                    data.offset, data.length);
+  if (static_cast<int64_t>(rows.size()) == batch.num_rows()) {
+    return batch;
+  }
+  std::vector<Array> columns;
+  columns.reserve(static_cast<size_t>(batch.num_columns()));
+  for (const Array& column : batch.columns()) {
+    columns.push_back(gather(column, rows, context.allocator));
+  }
+  return RecordBatch(batch.schema(), static_cast<int64_t>(rows.size()), std::move(columns));
+}
+
+RecordBatch project(const RecordBatch& batch, std::span<const BoundExpression> expressions,
+                    std::span<const std::string> names, ExecContext& context) {
+  if (!names.empty() && names.size() != expressions.size()) {
+    throw InvalidArgument("project got " + std::to_string(expressions.size()) +
+                          " expressions but " + std::to_string(names.size()) + " names");
+  }
+  FieldVector fields;
+  std::vector<Array> columns;
+  for (size_t i = 0; i < expressions.size(); ++i) {
+    const BoundExpression& expression = expressions[i];
+    const Datum value = expression.evaluate(batch, context);
+    columns.push_back(value.is_scalar() ? value.to_array(batch.num_rows(), context.allocator)
+                                        : value.array());
+    fields.push_back(field(names.empty() ? expression.output_name() : names[i], expression.type(),
+                           expression.nullable()));
+  }
+  return RecordBatch(schema(std::move(fields)), batch.num_rows(), std::move(columns));
+}
+
+}  // namespace bowstring::expr

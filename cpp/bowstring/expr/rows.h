@@ -1,0 +1,37 @@
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "bowstring/array/array.h"
+#include "bowstring/compute/datum.h"
+#include "bowstring/memory/allocator.h"
+
+// Moving rows between whole batches and the subsets of rows a branch of an expression sees:
+// gathering the rows that reach a branch, and scattering the branches' results back into one
+// column.
+
+namespace bowstring::expr {
+
+/// The values of `array` at `rows` (any order, repeats allowed), as a new array.
+Array gather(const Array& array, std::span<const int64_t> rows, Allocator* allocator);
+
+/// Values computed on a subset of rows: `values` (an array with one value per entry of `rows`,
+/// or a scalar for all of them) go to result rows `rows`.
+struct RowPiece {
+  compute::Datum values;
+  std::span<const int64_t> rows;
+};
+
+/// One array of `length` rows of `type` assembled from `pieces` (which all have that type and
+/// cover disjoint rows); rows no piece covers are null.
+Array scatter(const TypePtr& type, int64_t length, std::span<const RowPiece> pieces,
+              Allocator* allocator);
+
+/// The positions in [0, length) whose bit is set in both `values` and `validity` (either may be
+/// null for all set), bits counted from `offset`.
+std::vector<int64_t> set_positions(const uint8_t* values, const uint8_t* validity, int64_t offset,
+                                   int64_t length);
+
+}  // namespace bowstring::expr
