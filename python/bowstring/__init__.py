@@ -4,14 +4,15 @@ The data classes exchange data with any Arrow library (pyarrow, Polars, DuckDB..
 Arrow PyCapsule interface, without copying: ``bowstring.Table(pyarrow_table)`` imports,
 ``pyarrow.table(bowstring_table)`` exports. ``bowstring.ipc`` reads and writes Arrow IPC streams
 and files. ``bowstring.udf`` runs Python functions over Arrow data in pooled worker processes;
-``bowstring.errors`` holds the exceptions they raise.
+``bowstring.errors`` holds the exceptions they raise. ``bowstring.compute`` calls the engine's
+vectorized functions by their Spark SQL names.
 """
 
 import importlib as _importlib
 import typing as _typing
 
 if _typing.TYPE_CHECKING:
-    from bowstring import errors, ipc, udf
+    from bowstring import compute, errors, ipc, udf
     from bowstring._core import (
         Array,
         ChunkedArray,
@@ -41,7 +42,7 @@ _CORE_NAMES = frozenset(
         "allocator_stats",
     }
 )
-_SUBMODULES = frozenset({"errors", "ipc", "udf"})
+_SUBMODULES = frozenset({"compute", "errors", "ipc", "udf"})
 
 __all__ = sorted(_CORE_NAMES | _SUBMODULES)
 

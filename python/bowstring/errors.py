@@ -21,7 +21,13 @@ from __future__ import annotations
 from typing import Optional
 
 __all__ = [
+    "AnalysisException",
+    "ArithmeticException",
     "BowstringException",
+    "DateTimeException",
+    "IllegalArgumentException",
+    "NumberFormatException",
+    "SparkRuntimeException",
     "CancelledError",
     "ParseException",
     "PythonException",
@@ -104,3 +110,64 @@ class CancelledError(BowstringException):
 class ParseException(BowstringException, ValueError):
     """A string in a small language (a DDL schema such as ``"id long, name string"``) could not
     be parsed; the message names the position and the offending token. Also a ``ValueError``."""
+
+
+class SparkRuntimeException(BowstringException):
+    """An error of Spark SQL's semantics at run time, carrying Spark's error condition.
+
+    Parameters
+    ----------
+    message : str
+        The message, starting with the condition in brackets as Spark prints it
+        (``"[DIVIDE_BY_ZERO] Division by zero..."``).
+    condition : str
+        Spark's error condition (``"DIVIDE_BY_ZERO"``).
+    """
+
+    def __init__(self, message: str = "", condition: str = "") -> None:
+        super().__init__(message)
+        self._condition = condition
+
+    def getCondition(self) -> str:
+        """Spark's error condition, such as ``"ARITHMETIC_OVERFLOW"``.
+
+        Returns
+        -------
+        str
+        """
+        return self._condition
+
+    def getErrorClass(self) -> str:
+        """The error condition under its older name in PySpark (``getErrorClass``).
+
+        Returns
+        -------
+        str
+        """
+        return self._condition
+
+
+class ArithmeticException(SparkRuntimeException, ArithmeticError):
+    """Integer overflow, division by zero or a value out of a decimal's range in ANSI mode
+    (conditions ARITHMETIC_OVERFLOW, DIVIDE_BY_ZERO, NUMERIC_VALUE_OUT_OF_RANGE,
+    CAST_OVERFLOW). Also a Python ``ArithmeticError``."""
+
+
+class NumberFormatException(SparkRuntimeException, ValueError):
+    """A string that does not parse as the number, boolean or binary a cast asks for
+    (condition CAST_INVALID_INPUT). Also a ``ValueError``."""
+
+
+class DateTimeException(SparkRuntimeException, ValueError):
+    """An invalid date, timestamp, time zone or datetime pattern. Also a ``ValueError``."""
+
+
+class IllegalArgumentException(SparkRuntimeException, ValueError):
+    """An argument value a function refuses, such as an invalid regular expression. Also a
+    ``ValueError``."""
+
+
+class AnalysisException(SparkRuntimeException):
+    """An expression that cannot be analysed: unknown column or function, wrong number or
+    types of arguments (conditions UNRESOLVED_COLUMN, UNRESOLVED_ROUTINE, WRONG_NUM_ARGS,
+    DATATYPE_MISMATCH)."""

@@ -14,6 +14,8 @@ namespace bowstring::python {
 void bind_ipc(nb::module_& module);
 // udf_bindings.cc: the engine of bowstring.udf, Python worker pools and function runs.
 void bind_udf(nb::module_& module);
+// compute_bindings.cc: the engine of bowstring.compute, calls of functions by Spark name.
+void bind_compute(nb::module_& module);
 }  // namespace bowstring::python
 
 namespace {
@@ -66,4 +68,5 @@ NB_MODULE(_core, module) {
   bowstring::python::bind_interchange(module);
   bowstring::python::bind_ipc(module);
   bowstring::python::bind_udf(module);
+  bowstring::python::bind_compute(module);
 }

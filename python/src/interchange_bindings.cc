@@ -176,6 +176,8 @@ bool is_stream_source(nb::handle object) {
 
 Array empty_array(const TypePtr& type) { return make_builder(type)->finish(); }
 
+}  // namespace
+
 Array array_from(nb::handle object) {
   if (has(object, "__arrow_c_array__")) {
     nb::object keep;
@@ -197,6 +199,8 @@ Array array_from(nb::handle object) {
   }
   throw_not_exportable("Array", object, "__arrow_c_array__ or __arrow_c_stream__");
 }
+
+namespace {
 
 ChunkedArray chunked_array_from(nb::handle object) {
   if (is_stream_source(object)) {
@@ -500,6 +504,14 @@ std::unique_ptr<RecordBatchReader> record_batches_from(nb::handle object, const 
     return std::make_unique<TableBatchReader>(Table::from_batches(batch.schema(), {batch}));
   }
   throw_not_exportable(target, object, "__arrow_c_stream__ or __arrow_c_array__");
+}
+
+TypePtr type_from(nb::handle object, const char* target) {
+  if (nb::isinstance<PyDataType>(object)) {
+    return nb::cast<const PyDataType&>(object).type;
+  }
+  nb::object capsule = schema_capsule_of(object, target);
+  return import_type(capsule_struct<ArrowSchema>(capsule, kSchemaCapsule, "the capsule"));
 }
 
 void bind_interchange(nb::module_& module) {

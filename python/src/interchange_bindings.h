@@ -6,6 +6,7 @@
 
 #include <memory>
 
+#include "bowstring/array/array.h"
 #include "bowstring/table/record_batch_reader.h"
 #include "bowstring/table/schema.h"
 
@@ -26,6 +27,12 @@ void bind_interchange(nanobind::module_& module);
 /// the reader may then be read without it.
 std::unique_ptr<RecordBatchReader> record_batches_from(nanobind::handle object, const char* target);
 
+/// The array of `object`'s `__arrow_c_array__`, or its `__arrow_c_stream__` concatenated into one
+/// array. Raises TypeError when it exposes neither. Call with the GIL held.
+Array array_from(nanobind::handle object);
+/// The data type of a `bowstring.DataType` or of `object`'s `__arrow_c_schema__` (a pyarrow
+/// DataType, Field or Schema gives its type). Raises TypeError naming `target` when it has none.
+TypePtr type_from(nanobind::handle object, const char* target);
 /// The schema of `object`'s `__arrow_c_schema__` (or of an 'arrow_schema' capsule). Raises
 /// TypeError naming `target` when the object has none. Call with the GIL held.
 SchemaPtr schema_from(nanobind::handle object, const char* target);

@@ -1,0 +1,123 @@
+// The engine of bowstring.compute: calls of registered functions by their Spark names.
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bowstring/compute/errors.h"
+#include "bowstring/compute/function.h"
+#include "interchange_bindings.h"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace bowstring::python {
+namespace {
+
+compute::OptionValue option_value(const std::string& name, nb::handle value) {
+  if (nb::isinstance<nb::bool_>(value)) {
+    return nb::cast<bool>(value);
+  }
+  if (nb::isinstance<nb::int_>(value)) {
+    return nb::cast<int64_t>(value);
+  }
+  if (nb::isinstance<nb::float_>(value)) {
+    return nb::cast<double>(value);
+  }
+  if (nb::isinstance<nb::str>(value)) {
+    return nb::cast<std::string>(value);
+  }
+  return type_from(value, ("option '" + name + "'").c_str());
+}
+
+// `arguments` holds (array, is_scalar) pairs prepared by bowstring.compute.
+nb::tuple call_function(const std::string& name, const nb::list& arguments, const nb::dict& options,
+                        const std::string& session_time_zone, bool ansi) {
+  std::vector<compute::Datum> datums;
+  datums.reserve(nb::len(arguments));
+  for (nb::handle argument : arguments) {
+    auto pair = nb::cast<nb::tuple>(argument);
+    Array array = array_from(pair[0]);
+    datums.push_back(nb::cast<bool>(pair[1]) ? compute::Datum::scalar(std::move(array))
+                                             : compute::Datum(std::move(array)));
+  }
+  compute::FunctionOptions function_options;
+  for (auto [key, value] : options) {
+    const auto option = nb::cast<std::string>(key);
+    function_options.emplace(option, option_value(option, value));
+  }
+  compute::ExecContext context;
+  context.session_time_zone = session_time_zone;
+  context.ansi = ansi;
+  compute::Datum result;
+  {
+    nb::gil_scoped_release unlocked;
+    result = compute::call(name, datums, function_options, &context);
+  }
+  return nb::make_tuple(result.array(), result.is_scalar());
+}
+
+nb::list list_functions() {
+  const compute::FunctionRegistry& registry = compute::default_registry();
+  nb::list listed;
+  for (const compute::Function* function : registry.functions()) {
+    nb::dict entry;
+    std::vector<std::string> names = registry.names_of(*function);
+    entry["name"] = names[0];
+    entry["aliases"] = std::vector<std::string>(names.begin() + 1, names.end());
+    entry["kind"] = function->kind() == compute::Function::Kind::kScalar ? "scalar" : "aggregate";
+    entry["signatures"] = function->signatures();
+    entry["description"] = function->description();
+    entry["null_handling"] =
+        function->null_handling() == compute::NullHandling::kPropagates ? "propagates" : "custom";
+    entry["deterministic"] = function->deterministic();
+    listed.append(entry);
+  }
+  return listed;
+}
+
+// Spark's errors surface as the exceptions of bowstring.errors that pyspark.errors names.
+void raise_spark_error(const char* name, const compute::SparkError& error) {
+  nb::object type = nb::module_::import_("bowstring.errors").attr(name);
+  nb::object raised = type(error.what(), error.condition());
+  PyErr_SetObject(type.ptr(), raised.ptr());
+}
+
+void translate_compute_error(const std::exception_ptr& error, void* /*payload*/) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const compute::ArithmeticError& e) {
+    raise_spark_error("ArithmeticException", e);
+  } catch (const compute::NumberFormatError& e) {
+    raise_spark_error("NumberFormatException", e);
+  } catch (const compute::DateTimeError& e) {
+    raise_spark_error("DateTimeException", e);
+  } catch (const compute::IllegalArgumentError& e) {
+    raise_spark_error("IllegalArgumentException", e);
+  } catch (const compute::AnalysisError& e) {
+    raise_spark_error("AnalysisException", e);
+  } catch (const compute::SparkError& e) {
+    raise_spark_error("SparkRuntimeException", e);
+  }
+}
+
+}  // namespace
+
+void bind_compute(nb::module_& module) {
+  nb::register_exception_translator(translate_compute_error);
+  nb::module_ compute = module.def_submodule(
+      "_compute", "Calls of the engine's functions; the public interface is bowstring.compute.");
+  compute.def("call", &call_function, "name"_a, "arguments"_a, "options"_a, "session_time_zone"_a,
+              "ansi"_a,
+              "Calls the registered function `name` on (array, is_scalar) pairs; returns the "
+              "result as (Array, is_scalar).");
+  compute.def("functions", &list_functions,
+              "Every registered function: name, aliases, kind, signatures, description, "
+              "null handling and determinism.");
+}
+
+}  // namespace bowstring::python
