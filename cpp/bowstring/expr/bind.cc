@@ -1,9 +1,11 @@
 #include "bowstring/expr/bind.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 
+#include "bowstring/compute/coercion.h"
 #include "bowstring/compute/errors.h"
 #include "bowstring/util/error.h"
 #include "bowstring/util/suggest.h"
@@ -44,7 +46,12 @@ std::string sql_id(std::string_view name) {
   return out + "`";
 }
 
-std::string quoted_type(const DataType& type) { return "\"" + spark_type_name(type) + "\""; }
+std::string quoted_type(const DataType& type) {
+  std::string out = "\"";
+  out += spark_type_name(type);
+  out += '"';
+  return out;
+}
 
 /// The name parts of a column reference, backticks removed ("a.`b.c`" gives a, b.c).
 std::vector<std::string> name_parts(std::string_view name) {
@@ -126,48 +133,6 @@ std::string ordinal(size_t i) {
   static constexpr const char* kOrdinals[] = {"first", "second",  "third",  "fourth", "fifth",
                                               "sixth", "seventh", "eighth", "ninth",  "tenth"};
   return i < 10 ? kOrdinals[i] : std::to_string(i + 1) + "th";
-}
-
-/// Spark's integral and floating types in order of precedence (0 for any other type).
-int numeric_rank(TypeId id) {
-  switch (id) {
-    case TypeId::kInt8:
-      return 1;
-    case TypeId::kInt16:
-      return 2;
-    case TypeId::kInt32:
-      return 3;
-    case TypeId::kInt64:
-      return 4;
-    case TypeId::kFloat32:
-      return 5;
-    case TypeId::kFloat64:
-      return 6;
-    default:
-      return 0;
-  }
-}
-
-/// The precision and scale of a decimal that holds every value of an integral type.
-std::pair<int32_t, int32_t> integral_decimal(TypeId id) {
-  switch (id) {
-    case TypeId::kInt8:
-      return {3, 0};
-    case TypeId::kInt16:
-      return {5, 0};
-    case TypeId::kInt32:
-      return {10, 0};
-    default:
-      return {20, 0};
-  }
-}
-
-std::pair<int32_t, int32_t> decimal_parts(const DataType& type) {
-  if (type.is_decimal()) {
-    const auto& decimal = type_cast<DecimalType>(type);
-    return {decimal.precision(), decimal.scale()};
-  }
-  return integral_decimal(type.id());
 }
 
 class Binder {
@@ -415,9 +380,15 @@ class Binder {
     if (message.starts_with(prefix)) {
       message.erase(0, prefix.size());
     }
-    if (error.condition().starts_with("DATATYPE_MISMATCH") &&
-        message.find("Cannot resolve") == std::string::npos) {
-      message = "Cannot resolve \"" + sql + "\" due to data type mismatch: " + message;
+    if (error.condition().starts_with("DATATYPE_MISMATCH")) {
+      // Spark names the whole expression; a function knows only its own name.
+      static constexpr std::string_view kHead = "Cannot resolve \"";
+      static constexpr std::string_view kTail = "\" due to data type mismatch: ";
+      const size_t tail = message.find(kTail);
+      if (message.starts_with(kHead) && tail != std::string::npos) {
+        message.erase(0, tail + kTail.size());
+      }
+      message = std::string(kHead) + sql + std::string(kTail) + message;
     }
     return AnalysisError(error.condition(), message);
   }
@@ -426,20 +397,21 @@ class Binder {
   /// `function` when there is none.
   TypePtr common_type(const std::vector<BoundNodePtr>& operands, const std::string& function,
                       const std::string& sql) {
-    TypePtr common = operands[0]->type;
-    for (size_t i = 1; i < operands.size() && common != nullptr; ++i) {
-      common = wider_common_type(common, operands[i]->type);
+    std::vector<TypePtr> types;
+    for (const BoundNodePtr& operand : operands) {
+      types.push_back(operand->type);
     }
-    if (common == nullptr) {
-      std::string types;
+    const std::optional<TypePtr> common = compute::wider_common_type(types);
+    if (!common.has_value()) {
+      std::string names;
       for (const BoundNodePtr& operand : operands) {
-        types += (types.empty() ? "" : ", ") + quoted_type(*operand->type);
+        names += (names.empty() ? "" : ", ") + quoted_type(*operand->type);
       }
       throw_mismatch("DATA_DIFF_TYPES", sql,
                      "Input to " + sql_id(function) + " should all be the same type, but it's [" +
-                         types + "].");
+                         names + "].");
     }
-    return common;
+    return *common;
   }
 
   /// NULL and STRING operands of NOT, AND and OR are cast to BOOLEAN, as Spark does.
@@ -613,64 +585,6 @@ class Binder {
 };
 
 }  // namespace
-
-TypePtr wider_common_type(const TypePtr& a, const TypePtr& b) {
-  if (a->equals(*b)) {
-    return a;
-  }
-  const TypeId ia = a->id();
-  const TypeId ib = b->id();
-  if (ia == TypeId::kNull) {
-    return b;
-  }
-  if (ib == TypeId::kNull) {
-    return a;
-  }
-  const int ra = numeric_rank(ia);
-  const int rb = numeric_rank(ib);
-  if (ra > 0 && rb > 0) {
-    return ra >= rb ? a : b;
-  }
-  const bool da = a->is_decimal();
-  const bool db = b->is_decimal();
-  if ((da || db) && (da || (ra > 0 && ra <= 4)) && (db || (rb > 0 && rb <= 4))) {
-    const auto [pa, sa] = decimal_parts(*a);
-    const auto [pb, sb] = decimal_parts(*b);
-    const int32_t scale = std::max(sa, sb);
-    const int32_t range = std::max(pa - sa, pb - sb);
-    return decimal128(std::min(range + scale, 38), std::min(scale, 38));
-  }
-  if ((da && ra == 0 && rb >= 5) || (db && rb == 0 && ra >= 5)) {
-    return float64();
-  }
-  if (a->is_string() && b->is_string()) {
-    return a;
-  }
-  // ANSI mode promotes a string meeting another type to that type; integers to BIGINT.
-  if (a->is_string() || b->is_string()) {
-    const TypePtr& other = a->is_string() ? b : a;
-    if (other->is_integer() && numeric_rank(other->id()) > 0) {
-      return int64();
-    }
-    if (other->is_decimal()) {
-      return float64();
-    }
-    if (numeric_rank(other->id()) > 0 || other->id() == TypeId::kDate32 ||
-        other->id() == TypeId::kTimestamp) {
-      return other;
-    }
-    return nullptr;
-  }
-  if ((ia == TypeId::kDate32 && ib == TypeId::kTimestamp) ||
-      (ia == TypeId::kTimestamp && ib == TypeId::kDate32)) {
-    return ia == TypeId::kTimestamp ? a : b;
-  }
-  if (ia == TypeId::kTimestamp && ib == TypeId::kTimestamp) {
-    // TIMESTAMP_NTZ meets TIMESTAMP (with a zone): TIMESTAMP.
-    return type_cast<TimestampType>(*a).timezone().empty() ? b : a;
-  }
-  return nullptr;
-}
 
 BoundExpression::BoundExpression(BoundNodePtr root, std::string output_name)
     : root_(std::move(root)), output_name_(std::move(output_name)) {}

@@ -108,10 +108,4 @@ RecordBatch filter(const RecordBatch& batch, const BoundExpression& predicate,
 RecordBatch project(const RecordBatch& batch, std::span<const BoundExpression> expressions,
                     std::span<const std::string> names, compute::ExecContext& context);
 
-/// Spark's wider common type of `a` and `b` for values that meet in one column (CASE branches,
-/// COALESCE, IN lists): numbers widen (INT and DOUBLE give DOUBLE, INT and DECIMAL a decimal
-/// that holds both), NULL takes the other type, DATE and TIMESTAMP give TIMESTAMP. Null when
-/// there is none.
-TypePtr wider_common_type(const TypePtr& a, const TypePtr& b);
-
 }  // namespace bowstring::expr

@@ -185,18 +185,5 @@ TEST_F(BindTest, CoalesceAndIf) {
   EXPECT_EQ(choice.to_string(), "(IF(flag, CAST(age AS DOUBLE), 2.5D))");
 }
 
-TEST(WiderCommonType, FollowsSparkRules) {
-  EXPECT_TRUE(wider_common_type(int32(), float64())->equals(*float64()));
-  EXPECT_TRUE(wider_common_type(int8(), int64())->equals(*int64()));
-  EXPECT_TRUE(wider_common_type(null(), utf8())->equals(*utf8()));
-  // Spark: CASE WHEN true THEN 1 ELSE 2.5 END is DECIMAL(11,1).
-  EXPECT_TRUE(wider_common_type(int32(), decimal128(2, 1))->equals(*decimal128(11, 1)));
-  // Spark 4 ANSI: CASE WHEN true THEN 1 ELSE 'a' END is BIGINT.
-  EXPECT_TRUE(wider_common_type(int32(), utf8())->equals(*int64()));
-  EXPECT_TRUE(wider_common_type(date32(), timestamp(TimeUnit::kMicro, "UTC"))
-                  ->equals(*timestamp(TimeUnit::kMicro, "UTC")));
-  EXPECT_EQ(wider_common_type(boolean(), int32()), nullptr);
-}
-
 }  // namespace
 }  // namespace bowstring::expr

@@ -13,6 +13,7 @@
 
 #include "bowstring/array/array.h"
 #include "bowstring/compute/errors.h"
+#include "bowstring/compute/selection.h"
 #include "bowstring/expr/bind.h"
 #include "bowstring/expr/rows.h"
 #include "bowstring/memory/buffer.h"
@@ -440,19 +441,12 @@ RecordBatch filter(const RecordBatch& batch, const BoundExpression& predicate,
     const bool keep = !mask.scalar_is_null() && mask.array().as<BooleanArray>().value(0);
     return keep ? batch : batch.slice(0, 0);
   }
-  const ArrayData& data = *mask.data();
-  const std::vector<int64_t> rows =
-      set_positions(data.buffers[1]->data(), data.buffers[0] ? data.buffers[0]->data() : nullptr,
-                    data.offset, data.length);
-  if (static_cast<int64_t>(rows.size()) == batch.num_rows()) {
+  const compute::SelectionVector selection =
+      compute::SelectionVector::from_mask(mask.array(), context.allocator);
+  if (selection.length() == batch.num_rows()) {
     return batch;
   }
-  std::vector<Array> columns;
-  columns.reserve(static_cast<size_t>(batch.num_columns()));
-  for (const Array& column : batch.columns()) {
-    columns.push_back(gather(column, rows, context.allocator));
-  }
-  return RecordBatch(batch.schema(), static_cast<int64_t>(rows.size()), std::move(columns));
+  return compute::take(batch, selection.to_array(), context.allocator);
 }
 
 RecordBatch project(const RecordBatch& batch, std::span<const BoundExpression> expressions,

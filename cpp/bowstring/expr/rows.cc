@@ -5,6 +5,7 @@
 #include <string>
 
 #include "bowstring/array/concatenate.h"
+#include "bowstring/compute/selection.h"
 #include "bowstring/memory/buffer.h"
 #include "bowstring/util/bit_util.h"
 #include "bowstring/util/error.h"
@@ -127,50 +128,10 @@ bool is_flat(const DataType& type) {
   return type.id() == TypeId::kBoolean || is_flat_fixed_width(type);
 }
 
-/// The values of `array` at `rows` for any type: runs of consecutive rows become slices, which
-/// are concatenated.
-Array gather_by_slices(const Array& array, std::span<const int64_t> rows, Allocator* allocator) {
-  if (rows.empty()) {
-    return array.slice(0, 0);
-  }
-  std::vector<Array> slices;
-  size_t start = 0;
-  for (size_t j = 1; j <= rows.size(); ++j) {
-    if (j == rows.size() || rows[j] != rows[j - 1] + 1) {
-      slices.push_back(array.slice(rows[start], static_cast<int64_t>(j - start)));
-      start = j;
-    }
-  }
-  if (slices.size() == 1) {
-    return slices[0];
-  }
-  return concatenate(slices, allocator);
-}
-
 }  // namespace
 
 Array gather(const Array& array, std::span<const int64_t> rows, Allocator* allocator) {
-  const int64_t length = static_cast<int64_t>(rows.size());
-  if (!is_flat(*array.type())) {
-    return gather_by_slices(array, rows, allocator);
-  }
-  const ArrayData& data = *array.data();
-  const bool boolean = array.type_id() == TypeId::kBoolean;
-  MutableBuffer values = boolean ? zeroed_bitmap(length, allocator)
-                                 : MutableBuffer(length * array.type()->byte_width(), allocator);
-  move_values(data, rows, values.mutable_data(), {});
-  std::shared_ptr<Buffer> validity;
-  int64_t nulls = 0;
-  if (data.null_count() > 0) {
-    MutableBuffer bitmap = zeroed_bitmap(length, allocator);
-    nulls = move_validity(data, rows, bitmap.mutable_data(), {});
-    if (nulls > 0) {
-      validity = bitmap.finish();
-    }
-  }
-  return Array(std::make_shared<ArrayData>(
-      array.type(), length, std::vector<std::shared_ptr<Buffer>>{validity, values.finish()},
-      nulls));
+  return compute::take(array, rows, allocator);
 }
 
 Array scatter(const TypePtr& type, int64_t length, std::span<const RowPiece> pieces,
@@ -236,19 +197,7 @@ Array scatter(const TypePtr& type, int64_t length, std::span<const RowPiece> pie
     parts.push_back(compute::Datum::null_scalar(type, allocator).array());
   }
   const Array all = parts.size() == 1 ? parts[0] : concatenate(parts, allocator);
-  return gather_by_slices(all, source, allocator);
-}
-
-std::vector<int64_t> set_positions(const uint8_t* values, const uint8_t* validity, int64_t offset,
-                                   int64_t length) {
-  std::vector<int64_t> positions;
-  for (int64_t i = 0; i < length; ++i) {
-    if ((values == nullptr || bit_util::get_bit(values, offset + i)) &&
-        (validity == nullptr || bit_util::get_bit(validity, offset + i))) {
-      positions.push_back(i);
-    }
-  }
-  return positions;
+  return compute::take(all, std::span<const int64_t>(source), allocator);
 }
 
 }  // namespace bowstring::expr

@@ -29,9 +29,4 @@ struct RowPiece {
 Array scatter(const TypePtr& type, int64_t length, std::span<const RowPiece> pieces,
               Allocator* allocator);
 
-/// The positions in [0, length) whose bit is set in both `values` and `validity` (either may be
-/// null for all set), bits counted from `offset`.
-std::vector<int64_t> set_positions(const uint8_t* values, const uint8_t* validity, int64_t offset,
-                                   int64_t length);
-
 }  // namespace bowstring::expr
