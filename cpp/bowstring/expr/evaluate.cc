@@ -4,6 +4,8 @@
 // is evaluated there, and the results are scattered back into place. So a row excluded by a
 // condition never raises an error from a branch it does not take, as in Spark.
 
+#include <algorithm>
+#include <bit>
 #include <cstring>
 #include <memory>
 #include <span>
@@ -132,61 +134,101 @@ Datum evaluate_not(const Datum& value, Allocator* allocator) {
       copy_bits(data.buffers[1]->data(), data.offset, data.length, true, allocator));
 }
 
-/// Reads a boolean Datum row by row (a scalar stands for every row).
-class BooleanReader {
- public:
-  explicit BooleanReader(const Datum& datum) {
+/// A boolean Datum over `length` rows as 64-bit words from row 0: `values` holds the true
+/// rows, `valid` the non-null ones (a scalar fills every row; bits past `length` are zero).
+struct BooleanWords {
+  BooleanWords(const Datum& datum, int64_t length)
+      : values(static_cast<size_t>((length + 63) / 64)), valid(values.size()) {
     const ArrayData& data = *datum.data();
-    scalar_ = datum.is_scalar();
-    offset_ = data.offset;
-    values_ = data.buffers[1] ? data.buffers[1]->data() : nullptr;
-    validity_ = data.buffers[0] ? data.buffers[0]->data() : nullptr;
+    if (datum.is_scalar()) {
+      const bool is_valid = !datum.scalar_is_null();
+      const bool value = is_valid && bit_util::get_bit(data.buffers[1]->data(), data.offset);
+      std::fill(values.begin(), values.end(), value ? ~uint64_t{0} : 0);
+      std::fill(valid.begin(), valid.end(), is_valid ? ~uint64_t{0} : 0);
+    } else {
+      bit_util::copy_bitmap(data.buffers[1]->data(), data.offset, length, bytes(values), 0);
+      if (data.buffers[0] != nullptr) {
+        bit_util::copy_bitmap(data.buffers[0]->data(), data.offset, length, bytes(valid), 0);
+      } else {
+        std::fill(valid.begin(), valid.end(), ~uint64_t{0});
+      }
+    }
+    clear_tail(values, length);
+    clear_tail(valid, length);
   }
-  bool valid(int64_t i) const {
-    return validity_ == nullptr || bit_util::get_bit(validity_, offset_ + (scalar_ ? 0 : i));
-  }
-  bool value(int64_t i) const { return bit_util::get_bit(values_, offset_ + (scalar_ ? 0 : i)); }
 
- private:
-  bool scalar_;
-  int64_t offset_;
-  const uint8_t* values_;
-  const uint8_t* validity_;
+  static uint8_t* bytes(std::vector<uint64_t>& words) {
+    return reinterpret_cast<uint8_t*>(words.data());
+  }
+  /// Clears the bits of the last word past `length`.
+  static void clear_tail(std::vector<uint64_t>& words, int64_t length) {
+    if (length % 64 != 0) {
+      words.back() &= (uint64_t{1} << (length % 64)) - 1;
+    }
+  }
+
+  std::vector<uint64_t> values;
+  std::vector<uint64_t> valid;
 };
 
-/// Kleene AND (or OR) of two boolean Datums of `length` rows, row by row.
+/// The positions of the set bits of `words`, ascending.
+std::vector<int64_t> set_positions(const std::vector<uint64_t>& words) {
+  std::vector<int64_t> positions;
+  for (size_t w = 0; w < words.size(); ++w) {
+    uint64_t word = words[w];
+    while (word != 0) {
+      positions.push_back(static_cast<int64_t>(w * 64) + std::countr_zero(word));
+      word &= word - 1;
+    }
+  }
+  return positions;
+}
+
+/// A boolean array of `length` rows from words.
+Array words_to_array(int64_t length, const std::vector<uint64_t>& values,
+                     const std::vector<uint64_t>& valid, Allocator* allocator) {
+  const int64_t bytes = static_cast<int64_t>(values.size() * sizeof(uint64_t));
+  MutableBuffer value_buffer(bytes, allocator);
+  std::memcpy(value_buffer.mutable_data(), values.data(), static_cast<size_t>(bytes));
+  int64_t valid_count = 0;
+  for (uint64_t word : valid) {
+    valid_count += std::popcount(word);
+  }
+  const int64_t nulls = length - valid_count;
+  std::shared_ptr<Buffer> validity;
+  if (nulls > 0) {
+    MutableBuffer valid_buffer(bytes, allocator);
+    std::memcpy(valid_buffer.mutable_data(), valid.data(), static_cast<size_t>(bytes));
+    validity = valid_buffer.finish();
+  }
+  return boolean_array(length, std::move(validity), nulls, value_buffer.finish());
+}
+
+/// Kleene AND (or OR) of two boolean Datums of `length` rows, 64 rows at a time.
 Datum kleene(bool is_and, const Datum& left, const Datum& right, int64_t length,
              Allocator* allocator) {
-  const BooleanReader l(left);
-  const BooleanReader r(right);
-  const int64_t rows = left.is_scalar() && right.is_scalar() ? 1 : length;
-  MutableBuffer values(bit_util::bytes_for_bits(rows), allocator);
-  MutableBuffer validity(bit_util::bytes_for_bits(rows), allocator);
-  std::memset(values.mutable_data(), 0, static_cast<size_t>(values.size()));
-  std::memset(validity.mutable_data(), 0, static_cast<size_t>(validity.size()));
-  int64_t nulls = 0;
-  for (int64_t i = 0; i < rows; ++i) {
-    const bool lv = l.valid(i);
-    const bool rv = r.valid(i);
-    const bool lx = lv && l.value(i);
-    const bool rx = rv && r.value(i);
-    bool valid;
-    bool value;
+  const bool scalars = left.is_scalar() && right.is_scalar();
+  const int64_t rows = scalars ? 1 : length;
+  BooleanWords l(left, rows);
+  const BooleanWords r(right, rows);
+  for (size_t w = 0; w < l.values.size(); ++w) {
+    const uint64_t lv = l.valid[w];
+    const uint64_t rv = r.valid[w];
+    const uint64_t lx = l.values[w] & lv;
+    const uint64_t rx = r.values[w] & rv;
     if (is_and) {
       // False wins over null.
-      valid = (lv && rv) || (lv && !lx) || (rv && !rx);
-      value = lx && rx;
+      l.valid[w] = (lv & rv) | (lv & ~lx) | (rv & ~rx);
+      l.values[w] = lx & rx;
     } else {
       // True wins over null.
-      valid = (lv && rv) || lx || rx;
-      value = lx || rx;
+      l.valid[w] = (lv & rv) | lx | rx;
+      l.values[w] = lx | rx;
     }
-    bit_util::set_bit_to(values.mutable_data(), i, value);
-    bit_util::set_bit_to(validity.mutable_data(), i, valid);
-    nulls += valid ? 0 : 1;
   }
-  Array out = boolean_array(rows, nulls > 0 ? validity.finish() : nullptr, nulls, values.finish());
-  return rows == 1 && left.is_scalar() && right.is_scalar() ? Datum::scalar(out) : Datum(out);
+  BooleanWords::clear_tail(l.valid, rows);
+  Array out = words_to_array(rows, l.values, l.valid, allocator);
+  return scalars ? Datum::scalar(out) : Datum(out);
 }
 
 /// Evaluates nodes over rows with one context.
@@ -270,17 +312,13 @@ class Evaluator {
       }
       return kleene(is_and, left, evaluate(*node.operands[1], rows), rows.length, allocator_);
     }
-    const ArrayData& data = *left.data();
     // Undecided rows: null, or the value that does not decide (true for AND, false for OR).
-    std::vector<int64_t> undecided;
-    const uint8_t* values = data.buffers[1]->data();
-    const uint8_t* validity = data.buffers[0] ? data.buffers[0]->data() : nullptr;
-    for (int64_t i = 0; i < data.length; ++i) {
-      const bool valid = validity == nullptr || bit_util::get_bit(validity, data.offset + i);
-      if (!valid || bit_util::get_bit(values, data.offset + i) == is_and) {
-        undecided.push_back(i);
-      }
+    BooleanWords words(left, rows.length);
+    for (size_t w = 0; w < words.values.size(); ++w) {
+      words.values[w] = ~words.valid[w] | (is_and ? words.values[w] : ~words.values[w]);
     }
+    BooleanWords::clear_tail(words.values, rows.length);
+    const std::vector<int64_t> undecided = set_positions(words.values);
     if (undecided.empty()) {
       return left;
     }
@@ -295,24 +333,22 @@ class Evaluator {
     return kleene(is_and, left, right, rows.length, allocator_);
   }
 
-  /// The rows of `positions` (into `rows`; all of them when `all`) seen as a new input.
-  struct Subset {
-    GatheredRows gathered;
-    bool all;
-  };
-
   /// Where a condition evaluated on `candidates` (positions into the input) is true: fills
   /// `taken` and `rest` with positions into the input.
   static void split(const Datum& condition, const std::vector<int64_t>& candidates,
                     std::vector<int64_t>& taken, std::vector<int64_t>& rest) {
-    const BooleanReader reader(condition);
-    for (size_t j = 0; j < candidates.size(); ++j) {
-      const int64_t i = static_cast<int64_t>(j);
-      if (reader.valid(i) && reader.value(i)) {
-        taken.push_back(candidates[j]);
-      } else {
-        rest.push_back(candidates[j]);
-      }
+    BooleanWords words(condition, static_cast<int64_t>(candidates.size()));
+    for (size_t w = 0; w < words.values.size(); ++w) {
+      const uint64_t true_rows = words.values[w] & words.valid[w];
+      words.valid[w] = ~true_rows;
+      words.values[w] = true_rows;
+    }
+    BooleanWords::clear_tail(words.valid, static_cast<int64_t>(candidates.size()));
+    for (int64_t j : set_positions(words.values)) {
+      taken.push_back(candidates[static_cast<size_t>(j)]);
+    }
+    for (int64_t j : set_positions(words.valid)) {
+      rest.push_back(candidates[static_cast<size_t>(j)]);
     }
   }
 

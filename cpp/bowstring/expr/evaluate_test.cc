@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -248,6 +249,46 @@ TEST_F(EvaluateTest, Project) {
   EXPECT_EQ(project(batch_, expressions, names, context_).schema()->field_names(), names);
   const std::vector<std::string> too_few = {"a"};
   EXPECT_THROW(project(batch_, expressions, too_few, context_), InvalidArgument);
+}
+
+TEST_F(EvaluateTest, ManyRowsAcrossWordsAndSlices) {
+  // 300 rows with zeros and nulls scattered, sliced at an odd offset, against row-by-row
+  // expectations.
+  std::vector<std::optional<int64_t>> values;
+  for (int64_t i = 0; i < 300; ++i) {
+    values.push_back(i % 11 == 5 ? std::optional<int64_t>() : std::optional<int64_t>(i % 7 - 3));
+  }
+  const RecordBatch batch =
+      RecordBatch(schema({field("x", int64())}), {make_array<int64_t>(values)}).slice(3, 290);
+  std::vector<std::optional<double>> quotients;
+  std::vector<std::optional<bool>> guarded;
+  for (int64_t i = 3; i < 293; ++i) {
+    const std::optional<int64_t> x = values[static_cast<size_t>(i)];
+    if (!x.has_value()) {
+      quotients.push_back(std::nullopt);
+      guarded.push_back(std::nullopt);
+    } else if (*x == 0) {
+      quotients.push_back(0.0);
+      guarded.push_back(false);
+    } else {
+      quotients.push_back(10.0 / static_cast<double>(*x));
+      guarded.push_back(10.0 / static_cast<double>(*x) == 5.0);
+    }
+  }
+  expect_array(
+      run_on(case_when({{equal(col("x"), lit(0)), lit(0.0)}}, divide(lit(10), col("x"))), batch),
+      make_array<double>(quotients));
+  expect_array(
+      run_on(and_(not_(equal(col("x"), lit(0))), equal(divide(lit(10), col("x")), lit(5.0))),
+             batch),
+      make_array<bool>(guarded));
+  const RecordBatch kept =
+      filter(batch, bind_expression(equal(col("x"), lit(0)), *batch.schema(), registry_), context_);
+  int64_t zeros = 0;
+  for (const std::optional<double>& quotient : quotients) {
+    zeros += quotient == 0.0 ? 1 : 0;
+  }
+  EXPECT_EQ(kept.num_rows(), zeros);
 }
 
 TEST(Rows, GatherAndScatterAnyType) {
