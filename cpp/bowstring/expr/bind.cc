@@ -8,7 +8,6 @@
 #include "bowstring/compute/coercion.h"
 #include "bowstring/compute/errors.h"
 #include "bowstring/util/error.h"
-#include "bowstring/util/suggest.h"
 
 namespace bowstring::expr {
 
@@ -97,10 +96,47 @@ std::vector<int> matching_fields(const FieldVector& fields, std::string_view nam
   return matches;
 }
 
+/// Levenshtein distance, case-sensitive.
+size_t edit_distance_exact(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) {
+    row[j] = j;
+  }
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+/// The columns suggested for an unknown `name`, as Spark orders them: by the edit distance
+/// between the column's quoted name (`age`) and the name as typed, ties alphabetically; five
+/// at most. (Orders checked against Spark 4.)
+std::vector<std::string> suggested_columns(const std::string& name, const Schema& schema) {
+  std::vector<std::string> candidates = schema.field_names();
+  std::sort(candidates.begin(), candidates.end());
+  std::vector<std::pair<size_t, std::string>> ranked;
+  for (std::string& candidate : candidates) {
+    ranked.emplace_back(edit_distance_exact(sql_id(candidate), name), std::move(candidate));
+  }
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  constexpr size_t kMaxSuggestions = 5;
+  std::vector<std::string> out;
+  for (size_t i = 0; i < ranked.size() && i < kMaxSuggestions; ++i) {
+    out.push_back(std::move(ranked[i].second));
+  }
+  return out;
+}
+
 [[noreturn]] void throw_unresolved_column(const std::vector<std::string>& parts,
                                           const Schema& schema) {
-  const std::vector<std::string> names = schema.field_names();
-  const std::vector<std::string> candidates = closest_names(parts.back(), names, 5);
+  const std::vector<std::string> candidates = suggested_columns(parts.back(), schema);
   std::string message = "A column, variable, or function parameter with name " + sql_name(parts) +
                         " cannot be resolved.";
   if (candidates.empty()) {
@@ -113,11 +149,11 @@ std::vector<int> matching_fields(const FieldVector& fields, std::string_view nam
   throw AnalysisError("UNRESOLVED_COLUMN.WITH_SUGGESTION", message + "].");
 }
 
-[[noreturn]] void throw_ambiguous(const std::vector<std::string>& parts, const FieldVector& fields,
-                                  const std::vector<int>& matches) {
+/// Spark lists one candidate per matching field, each spelled as the reference was typed.
+[[noreturn]] void throw_ambiguous(const std::vector<std::string>& parts, size_t matches) {
   std::string message = "Reference " + sql_name(parts) + " is ambiguous, could be: [";
-  for (size_t i = 0; i < matches.size(); ++i) {
-    message += (i > 0 ? ", " : "") + sql_id(fields[static_cast<size_t>(matches[i])]->name());
+  for (size_t i = 0; i < matches; ++i) {
+    message += (i > 0 ? ", " : "") + sql_name(parts);
   }
   throw AnalysisError("AMBIGUOUS_REFERENCE", message + "].");
 }
@@ -244,7 +280,7 @@ class Binder {
       throw_unresolved_column(parts, schema_);
     }
     if (matches.size() > 1) {
-      throw_ambiguous(parts, schema_.fields(), matches);
+      throw_ambiguous(parts, matches.size());
     }
     auto node = std::make_shared<BoundNode>();
     node->kind = Kind::kColumn;
@@ -271,7 +307,7 @@ class Binder {
                             "No such struct field " + sql_id(parts[p]) + " in " + names + ".");
       }
       if (children.size() > 1) {
-        throw_ambiguous(parts, field->type()->fields(), children);
+        throw_ambiguous(parts, children.size());
       }
       field = field->type()->field(children[0]);
       node->path.push_back(children[0]);

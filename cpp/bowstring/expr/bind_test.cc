@@ -34,6 +34,7 @@ TEST_F(BindTest, ColumnsResolveIgnoringCase) {
   EXPECT_EQ(age.root().path, std::vector<int>{1});
   EXPECT_TRUE(age.type()->equals(*int32()));
   EXPECT_FALSE(age.nullable());
+  // Spark keeps the spelling of the reference in the column name: C1 gives "C1".
   EXPECT_EQ(age.output_name(), "AGE");
   EXPECT_EQ(age.to_string(), "age");
 
@@ -48,8 +49,19 @@ TEST_F(BindTest, UnknownColumnSuggestsClosestNames) {
   // Spark 4: A column, variable, or function parameter with name `nmae` cannot be resolved.
   EXPECT_EQ(bind_error(col("nmae")),
             "[UNRESOLVED_COLUMN.WITH_SUGGESTION] A column, variable, or function parameter with "
-            "name `nmae` cannot be resolved. Did you mean one of the following? [`name`, `age`, "
+            "name `nmae` cannot be resolved. Did you mean one of the following? [`age`, `name`, "
             "`flag`, `score`, `address`].");
+  // Spark 4 suggests these, in this order, for columns name, age, address, amount.
+  const SchemaPtr people = schema({field("name", int32()), field("age", int32()),
+                                   field("address", int32()), field("amount", int32())});
+  EXPECT_NE(error_message<AnalysisError>([&] {
+              bind_expression(col("nmae"), *people, registry_);
+            }).find("[`age`, `name`, `amount`, `address`]."),
+            std::string::npos);
+  EXPECT_NE(error_message<AnalysisError>([&] {
+              bind_expression(col("agee"), *people, registry_);
+            }).find("[`age`, `name`, `address`, `amount`]."),
+            std::string::npos);
   const std::string error = bind_error(call("+", {col("agee"), lit(1)}));
   EXPECT_NE(error.find("`agee` cannot be resolved. Did you mean one of the following? [`age`"),
             std::string::npos)
@@ -64,7 +76,7 @@ TEST_F(BindTest, UnknownColumnSuggestsClosestNames) {
 TEST_F(BindTest, AmbiguousNames) {
   const SchemaPtr twice = schema({field("name", int32()), field("NAME", int32())});
   EXPECT_EQ(error_message<AnalysisError>([&] { bind_expression(col("Name"), *twice, registry_); }),
-            "[AMBIGUOUS_REFERENCE] Reference `Name` is ambiguous, could be: [`name`, `NAME`].");
+            "[AMBIGUOUS_REFERENCE] Reference `Name` is ambiguous, could be: [`Name`, `Name`].");
   // An exact-case match is still ambiguous in Spark, which compares names ignoring case.
   EXPECT_THROW(bind_expression(col("name"), *twice, registry_), AnalysisError);
 }
