@@ -231,6 +231,14 @@ Datum kleene(bool is_and, const Datum& left, const Datum& right, int64_t length,
   return scalars ? Datum::scalar(out) : Datum(out);
 }
 
+/// Values of one operand for some rows of the input: for input row `rows[j]`, value
+/// `from[j]` of `values` (value j when `from` is empty).
+struct Piece {
+  Datum values;
+  std::vector<int64_t> rows;
+  std::vector<int64_t> from;
+};
+
 /// Evaluates nodes over rows with one context.
 class Evaluator {
  public:
@@ -333,123 +341,133 @@ class Evaluator {
     return kleene(is_and, left, right, rows.length, allocator_);
   }
 
-  /// Where a condition evaluated on `candidates` (positions into the input) is true: fills
-  /// `taken` and `rest` with positions into the input.
-  static void split(const Datum& condition, const std::vector<int64_t>& candidates,
-                    std::vector<int64_t>& taken, std::vector<int64_t>& rest) {
-    BooleanWords words(condition, static_cast<int64_t>(candidates.size()));
+  /// The rows where a condition is true (`taken`) and the others (`rest`).
+  static void split(const Piece& condition, std::vector<int64_t>& taken,
+                    std::vector<int64_t>& rest) {
+    const int64_t count = static_cast<int64_t>(condition.rows.size());
+    if (!condition.from.empty()) {
+      // A boolean column read whole: look each row up.
+      const BooleanWords words(condition.values, condition.values.length());
+      for (size_t j = 0; j < condition.rows.size(); ++j) {
+        const uint64_t bit = static_cast<uint64_t>(condition.from[j]);
+        const bool is_true = (words.values[bit / 64] & words.valid[bit / 64]) >> (bit % 64) & 1;
+        (is_true ? taken : rest).push_back(condition.rows[j]);
+      }
+      return;
+    }
+    BooleanWords words(condition.values, count);
     for (size_t w = 0; w < words.values.size(); ++w) {
       const uint64_t true_rows = words.values[w] & words.valid[w];
       words.valid[w] = ~true_rows;
       words.values[w] = true_rows;
     }
-    BooleanWords::clear_tail(words.valid, static_cast<int64_t>(candidates.size()));
+    BooleanWords::clear_tail(words.valid, count);
     for (int64_t j : set_positions(words.values)) {
-      taken.push_back(candidates[static_cast<size_t>(j)]);
+      taken.push_back(condition.rows[static_cast<size_t>(j)]);
     }
     for (int64_t j : set_positions(words.valid)) {
-      rest.push_back(candidates[static_cast<size_t>(j)]);
+      rest.push_back(condition.rows[static_cast<size_t>(j)]);
     }
   }
 
-  /// Evaluates `node` on the input rows at `positions` (every row when it holds them all).
-  Datum evaluate_on(const BoundNode& node, const Rows& rows,
-                    const std::vector<int64_t>& positions) {
+  /// Evaluates `node` for the input rows at `positions`. A column is read whole (it costs
+  /// nothing and cannot raise) and indexed by row; anything else sees only those rows.
+  Piece evaluate_on(const BoundNode& node, const Rows& rows, std::vector<int64_t> positions) {
     if (static_cast<int64_t>(positions.size()) == rows.length) {
-      return evaluate(node, rows);
+      return Piece{evaluate(node, rows), std::move(positions), {}};
+    }
+    if (node.kind == Kind::kColumn || node.kind == Kind::kLiteral) {
+      Datum values = evaluate(node, rows);
+      std::vector<int64_t> from = values.is_scalar() ? std::vector<int64_t>() : positions;
+      return Piece{std::move(values), std::move(positions), std::move(from)};
     }
     const GatheredRows subset = gather_rows(rows, node, positions, allocator_);
-    return evaluate(node, subset.view());
+    return Piece{evaluate(node, subset.view()), std::move(positions), {}};
   }
 
-  /// One result from values computed on disjoint subsets of the rows.
-  Datum assemble(const BoundNode& node, const Rows& rows, std::vector<Datum>& values,
-                 std::vector<std::vector<int64_t>>& positions) {
-    for (size_t k = 0; k < values.size(); ++k) {
-      if (static_cast<int64_t>(positions[k].size()) == rows.length) {
-        return values[k];
+  /// One result from pieces covering disjoint rows; rows no piece covers are null.
+  Datum assemble(const BoundNode& node, const Rows& rows, const std::vector<Piece>& pieces) {
+    if (pieces.empty()) {
+      return Datum::null_scalar(node.type, allocator_);
+    }
+    for (const Piece& piece : pieces) {
+      if (static_cast<int64_t>(piece.rows.size()) == rows.length &&
+          (piece.from.empty() || piece.values.length() == rows.length)) {
+        return piece.values;
       }
     }
-    std::vector<RowPiece> pieces;
-    for (size_t k = 0; k < values.size(); ++k) {
-      pieces.push_back(RowPiece{values[k], positions[k]});
+    std::vector<RowPiece> row_pieces;
+    for (const Piece& piece : pieces) {
+      row_pieces.push_back(RowPiece{piece.values, piece.rows, piece.from});
     }
-    return scatter(node.type, rows.length, pieces, allocator_);
+    return scatter(node.type, rows.length, row_pieces, allocator_);
+  }
+
+  static std::vector<int64_t> all_rows(int64_t length) {
+    std::vector<int64_t> rows(static_cast<size_t>(length));
+    for (int64_t i = 0; i < length; ++i) {
+      rows[static_cast<size_t>(i)] = i;
+    }
+    return rows;
   }
 
   /// CASE WHEN (and IF): each condition sees the rows no earlier condition took; each value
   /// only the rows its condition took; the ELSE value the rest.
   Datum case_when(const BoundNode& node, const Rows& rows) {
-    std::vector<int64_t> remaining(static_cast<size_t>(rows.length));
-    for (int64_t i = 0; i < rows.length; ++i) {
-      remaining[static_cast<size_t>(i)] = i;
-    }
-    std::vector<Datum> values;
-    std::vector<std::vector<int64_t>> positions;
+    std::vector<int64_t> remaining = all_rows(rows.length);
+    std::vector<Piece> pieces;
     const size_t branches = node.operands.size() / 2;
     for (size_t b = 0; b < branches && !remaining.empty(); ++b) {
-      const Datum condition = evaluate_on(*node.operands[2 * b], rows, remaining);
+      const Piece condition = evaluate_on(*node.operands[2 * b], rows, remaining);
       std::vector<int64_t> taken;
       std::vector<int64_t> rest;
-      split(condition, remaining, taken, rest);
+      split(condition, taken, rest);
       if (!taken.empty()) {
-        values.push_back(evaluate_on(*node.operands[2 * b + 1], rows, taken));
-        positions.push_back(std::move(taken));
+        pieces.push_back(evaluate_on(*node.operands[2 * b + 1], rows, std::move(taken)));
       }
       remaining = std::move(rest);
     }
     if (!remaining.empty()) {
-      values.push_back(evaluate_on(*node.operands.back(), rows, remaining));
-      positions.push_back(std::move(remaining));
+      pieces.push_back(evaluate_on(*node.operands.back(), rows, std::move(remaining)));
     }
-    if (values.empty()) {
-      return Datum::null_scalar(node.type, allocator_);
-    }
-    return assemble(node, rows, values, positions);
+    return assemble(node, rows, pieces);
   }
 
   /// COALESCE: each argument sees only the rows where every earlier one was null.
   Datum coalesce(const BoundNode& node, const Rows& rows) {
-    std::vector<int64_t> remaining(static_cast<size_t>(rows.length));
-    for (int64_t i = 0; i < rows.length; ++i) {
-      remaining[static_cast<size_t>(i)] = i;
-    }
-    std::vector<Datum> values;
-    std::vector<std::vector<int64_t>> positions;
+    std::vector<int64_t> remaining = all_rows(rows.length);
+    std::vector<Piece> pieces;
     for (const BoundNodePtr& operand : node.operands) {
       if (remaining.empty()) {
         break;
       }
-      const Datum value = evaluate_on(*operand, rows, remaining);
-      std::vector<int64_t> taken;
-      std::vector<int64_t> rest;
-      if (value.is_scalar()) {
-        (value.scalar_is_null() ? rest : taken) = remaining;
-      } else {
-        for (size_t j = 0; j < remaining.size(); ++j) {
-          (value.array().is_null(static_cast<int64_t>(j)) ? rest : taken).push_back(remaining[j]);
-        }
-      }
-      if (!taken.empty()) {
-        if (taken.size() == remaining.size() || value.is_scalar()) {
-          values.push_back(value);
+      Piece value = evaluate_on(*operand, rows, std::move(remaining));
+      remaining.clear();
+      if (value.values.is_scalar()) {
+        if (value.values.scalar_is_null()) {
+          remaining = std::move(value.rows);
         } else {
-          std::vector<int64_t> local;
-          for (size_t j = 0; j < remaining.size(); ++j) {
-            if (!value.array().is_null(static_cast<int64_t>(j))) {
-              local.push_back(static_cast<int64_t>(j));
-            }
-          }
-          values.push_back(gather(value.array(), local, allocator_));
+          pieces.push_back(std::move(value));
         }
-        positions.push_back(std::move(taken));
+        continue;
       }
-      remaining = std::move(rest);
+      // Keep the non-null values; the null rows go on to the next argument.
+      const Array& array = value.values.array();
+      Piece kept{value.values, {}, {}};
+      for (size_t j = 0; j < value.rows.size(); ++j) {
+        const int64_t index = value.from.empty() ? static_cast<int64_t>(j) : value.from[j];
+        if (array.is_null(index)) {
+          remaining.push_back(value.rows[j]);
+        } else {
+          kept.rows.push_back(value.rows[j]);
+          kept.from.push_back(index);
+        }
+      }
+      if (!kept.rows.empty()) {
+        pieces.push_back(std::move(kept));
+      }
     }
-    if (values.empty()) {
-      return Datum::null_scalar(node.type, allocator_);
-    }
-    return assemble(node, rows, values, positions);
+    return assemble(node, rows, pieces);
   }
 
   ExecContext& context_;

@@ -178,6 +178,19 @@ TEST_F(EvaluateTest, CaseWhenShortCircuits) {
   EXPECT_EQ(*rows_seen_, 2);
 }
 
+TEST_F(EvaluateTest, ColumnBranchesAreReadInPlace) {
+  // Columns as conditions and values are read whole and indexed by row rather than gathered.
+  expect_array(run(case_when({{equal(col("x"), lit(0)), lit("z")}, {col("flag"), col("name")}},
+                             col("text"))),
+               make_string_array({"z", "x", "3", "cy", "z", "y"}));
+  expect_array(run(call("coalesce", {col("name"), col("text"), lit("?")})),
+               make_string_array({"ann", "bob", "3", "cy", "dee", "ed"}));
+  expect_array(run(call("coalesce", {col("x"), lit(int64_t{99})})),
+               make_array<int64_t>({0, 5, 99, -2, 0, 10}));
+  expect_array(run(case_when({{col("flag"), col("x")}}, lit(int64_t{-1}))),
+               make_array<int64_t>({0, -1, -1, -2, -1, -1}));
+}
+
 TEST_F(EvaluateTest, IfAndCoalesceShortCircuit) {
   expect_array(run(call("if", {equal(col("x"), lit(0)), lit(0.0), divide(lit(10), col("x"))})),
                make_array<double>({0.0, 2.0, nullopt, -5.0, 0.0, 1.0}));

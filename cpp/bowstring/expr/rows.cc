@@ -152,9 +152,9 @@ Array scatter(const TypePtr& type, int64_t length, std::span<const RowPiece> pie
       }
       const ArrayData& data = *piece.values.data();
       // A scalar is read at index 0 for every row.
-      std::span<const int64_t> from;
+      std::span<const int64_t> from = piece.from;
       std::vector<int64_t> identity;
-      if (!piece.values.is_scalar()) {
+      if (!piece.values.is_scalar() && from.empty()) {
         identity.resize(piece.rows.size());
         for (size_t j = 0; j < identity.size(); ++j) {
           identity[j] = static_cast<int64_t>(j);
@@ -181,7 +181,9 @@ Array scatter(const TypePtr& type, int64_t length, std::span<const RowPiece> pie
     }
     for (size_t j = 0; j < piece.rows.size(); ++j) {
       source[static_cast<size_t>(piece.rows[j])] =
-          base + (piece.values.is_scalar() ? 0 : static_cast<int64_t>(j));
+          base + (piece.values.is_scalar() ? 0
+                  : piece.from.empty()     ? static_cast<int64_t>(j)
+                                           : piece.from[j]);
     }
     parts.push_back(piece.values.array());
     base += piece.values.length();

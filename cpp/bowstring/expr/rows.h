@@ -17,11 +17,12 @@ namespace bowstring::expr {
 /// The values of `array` at `rows` (any order, repeats allowed), as a new array.
 Array gather(const Array& array, std::span<const int64_t> rows, Allocator* allocator);
 
-/// Values computed on a subset of rows: `values` (an array with one value per entry of `rows`,
-/// or a scalar for all of them) go to result rows `rows`.
+/// Values computed on a subset of rows: value `from[j]` of `values` goes to result row
+/// `rows[j]`. An empty `from` means value j for `rows[j]`; a scalar `values` serves every row.
 struct RowPiece {
   compute::Datum values;
   std::span<const int64_t> rows;
+  std::span<const int64_t> from = {};
 };
 
 /// One array of `length` rows of `type` assembled from `pieces` (which all have that type and
