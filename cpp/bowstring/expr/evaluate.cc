@@ -1,8 +1,9 @@
 // Vectorized evaluation of bound expressions. Every node is computed over all the rows it sees
 // at once. Conditional nodes (CASE WHEN, IF, COALESCE, AND, OR) compute their later operands
-// only on the rows that reach them: those rows are gathered into a smaller input, the operand
-// is evaluated there, and the results are scattered back into place. So a row excluded by a
-// condition never raises an error from a branch it does not take, as in Spark.
+// only on the rows that reach them (a bitmap of rows): those rows are gathered into a smaller
+// input, the operand is evaluated there, and the results are scattered back into place. So a
+// row excluded by a condition never raises an error from a branch it does not take, as in
+// Spark.
 
 #include <algorithm>
 #include <bit>
@@ -45,13 +46,17 @@ struct GatheredRows {
   Rows view() const { return {columns, length}; }
 };
 
-/// The `positions` of `rows`, with only the columns `node` reads.
-GatheredRows gather_rows(const Rows& rows, const BoundNode& node,
-                         std::span<const int64_t> positions, Allocator* allocator) {
-  GatheredRows out{std::vector<Array>(rows.columns.size()), static_cast<int64_t>(positions.size())};
+/// The rows of `mask` among `rows`, with only the columns `node` reads.
+GatheredRows gather_rows(const Rows& rows, const BoundNode& node, const RowMask& mask,
+                         Allocator* allocator) {
+  GatheredRows out{std::vector<Array>(rows.columns.size()), mask.count()};
+  if (node.columns.empty()) {
+    return out;
+  }
+  const Array mask_array = mask.to_array(allocator);
   for (int column : node.columns) {
     out.columns[static_cast<size_t>(column)] =
-        gather(rows.columns[static_cast<size_t>(column)], positions, allocator);
+        compute::filter(rows.columns[static_cast<size_t>(column)], mask_array, allocator);
   }
   return out;
 }
@@ -171,19 +176,6 @@ struct BooleanWords {
   std::vector<uint64_t> valid;
 };
 
-/// The positions of the set bits of `words`, ascending.
-std::vector<int64_t> set_positions(const std::vector<uint64_t>& words) {
-  std::vector<int64_t> positions;
-  for (size_t w = 0; w < words.size(); ++w) {
-    uint64_t word = words[w];
-    while (word != 0) {
-      positions.push_back(static_cast<int64_t>(w * 64) + std::countr_zero(word));
-      word &= word - 1;
-    }
-  }
-  return positions;
-}
-
 /// A boolean array of `length` rows from words.
 Array words_to_array(int64_t length, const std::vector<uint64_t>& values,
                      const std::vector<uint64_t>& valid, Allocator* allocator) {
@@ -231,12 +223,12 @@ Datum kleene(bool is_and, const Datum& left, const Datum& right, int64_t length,
   return scalars ? Datum::scalar(out) : Datum(out);
 }
 
-/// Values of one operand for some rows of the input: for input row `rows[j]`, value
-/// `from[j]` of `values` (value j when `from` is empty).
+/// Values of one operand for the rows of `rows`: a scalar, one value per row of the mask in
+/// row order (compact), or an array of every input row when `in_place`.
 struct Piece {
   Datum values;
-  std::vector<int64_t> rows;
-  std::vector<int64_t> from;
+  RowMask rows;
+  bool in_place = false;
 };
 
 /// Evaluates nodes over rows with one context.
@@ -322,152 +314,155 @@ class Evaluator {
     }
     // Undecided rows: null, or the value that does not decide (true for AND, false for OR).
     BooleanWords words(left, rows.length);
-    for (size_t w = 0; w < words.values.size(); ++w) {
-      words.values[w] = ~words.valid[w] | (is_and ? words.values[w] : ~words.values[w]);
+    RowMask undecided{std::move(words.values), rows.length};
+    for (size_t w = 0; w < undecided.words.size(); ++w) {
+      const uint64_t value = undecided.words[w];
+      undecided.words[w] = ~words.valid[w] | (is_and ? value : ~value);
     }
-    BooleanWords::clear_tail(words.values, rows.length);
-    const std::vector<int64_t> undecided = set_positions(words.values);
-    if (undecided.empty()) {
+    undecided.clear_tail();
+    const int64_t count = undecided.count();
+    if (count == 0) {
       return left;
     }
     const BoundNode& right_node = *node.operands[1];
-    if (static_cast<int64_t>(undecided.size()) == rows.length) {
+    if (count == rows.length) {
       return kleene(is_and, left, evaluate(right_node, rows), rows.length, allocator_);
     }
     const GatheredRows subset = gather_rows(rows, right_node, undecided, allocator_);
-    const RowPiece piece{evaluate(right_node, subset.view()), undecided};
+    const RowPiece piece{evaluate(right_node, subset.view()), &undecided, &undecided};
     // Decided rows get a null right side, which the decided left side overrides.
     const Datum right = scatter(boolean(), rows.length, {&piece, 1}, allocator_);
     return kleene(is_and, left, right, rows.length, allocator_);
   }
 
-  /// The rows where a condition is true (`taken`) and the others (`rest`).
-  static void split(const Piece& condition, std::vector<int64_t>& taken,
-                    std::vector<int64_t>& rest) {
-    const int64_t count = static_cast<int64_t>(condition.rows.size());
-    if (!condition.from.empty()) {
-      // A boolean column read whole: look each row up.
-      const BooleanWords words(condition.values, condition.values.length());
-      for (size_t j = 0; j < condition.rows.size(); ++j) {
-        const uint64_t bit = static_cast<uint64_t>(condition.from[j]);
-        const bool is_true = (words.values[bit / 64] & words.valid[bit / 64]) >> (bit % 64) & 1;
-        (is_true ? taken : rest).push_back(condition.rows[j]);
+  /// Splits the rows of a condition into those where it is true and the others.
+  static void split(const Piece& condition, RowMask& taken, RowMask& rest) {
+    const RowMask& rows = condition.rows;
+    taken = RowMask::none(rows.length);
+    rest = rows;
+    if (condition.values.is_scalar()) {
+      const BooleanWords words(condition.values, 1);
+      if ((words.values[0] & words.valid[0] & 1) != 0) {
+        std::swap(taken, rest);
       }
       return;
     }
-    BooleanWords words(condition.values, count);
-    for (size_t w = 0; w < words.values.size(); ++w) {
-      const uint64_t true_rows = words.values[w] & words.valid[w];
-      words.valid[w] = ~true_rows;
-      words.values[w] = true_rows;
+    if (condition.in_place) {
+      const BooleanWords words(condition.values, rows.length);
+      for (size_t w = 0; w < rows.words.size(); ++w) {
+        taken.words[w] = rows.words[w] & words.values[w] & words.valid[w];
+        rest.words[w] = rows.words[w] & ~taken.words[w];
+      }
+      return;
     }
-    BooleanWords::clear_tail(words.valid, count);
-    for (int64_t j : set_positions(words.values)) {
-      taken.push_back(condition.rows[static_cast<size_t>(j)]);
-    }
-    for (int64_t j : set_positions(words.valid)) {
-      rest.push_back(condition.rows[static_cast<size_t>(j)]);
+    // Compact: the k-th row of the mask has the k-th condition value.
+    const BooleanWords words(condition.values, condition.values.length());
+    int64_t index = 0;
+    for (size_t w = 0; w < rows.words.size(); ++w) {
+      for (uint64_t word = rows.words[w]; word != 0; word &= word - 1) {
+        const uint64_t bit = uint64_t{1} << std::countr_zero(word);
+        const size_t k = static_cast<size_t>(index);
+        if ((words.values[k / 64] & words.valid[k / 64]) >> (k % 64) & 1) {
+          taken.words[w] |= bit;
+          rest.words[w] &= ~bit;
+        }
+        ++index;
+      }
     }
   }
 
-  /// Evaluates `node` for the input rows at `positions`. A column is read whole (it costs
-  /// nothing and cannot raise) and indexed by row; anything else sees only those rows.
-  Piece evaluate_on(const BoundNode& node, const Rows& rows, std::vector<int64_t> positions) {
-    if (static_cast<int64_t>(positions.size()) == rows.length) {
-      return Piece{evaluate(node, rows), std::move(positions), {}};
+  /// Evaluates `node` for the rows of `mask`. With every row, or for a column or literal (which
+  /// cost nothing and cannot raise), over the whole input; otherwise over those rows only.
+  Piece evaluate_on(const BoundNode& node, const Rows& rows, RowMask mask) {
+    if (mask.is_all() || node.kind == Kind::kColumn || node.kind == Kind::kLiteral) {
+      return Piece{evaluate(node, rows), std::move(mask), true};
     }
-    if (node.kind == Kind::kColumn || node.kind == Kind::kLiteral) {
-      Datum values = evaluate(node, rows);
-      std::vector<int64_t> from = values.is_scalar() ? std::vector<int64_t>() : positions;
-      return Piece{std::move(values), std::move(positions), std::move(from)};
-    }
-    const GatheredRows subset = gather_rows(rows, node, positions, allocator_);
-    return Piece{evaluate(node, subset.view()), std::move(positions), {}};
+    const GatheredRows subset = gather_rows(rows, node, mask, allocator_);
+    return Piece{evaluate(node, subset.view()), std::move(mask), false};
   }
 
-  /// One result from pieces covering disjoint rows; rows no piece covers are null.
-  Datum assemble(const BoundNode& node, const Rows& rows, const std::vector<Piece>& pieces) {
+  /// One result from pieces whose `targets` (subsets of their rows) are disjoint; rows no
+  /// piece targets are null.
+  Datum assemble(const BoundNode& node, const Rows& rows, const std::vector<Piece>& pieces,
+                 const std::vector<RowMask>& targets) {
     if (pieces.empty()) {
       return Datum::null_scalar(node.type, allocator_);
     }
-    for (const Piece& piece : pieces) {
-      if (static_cast<int64_t>(piece.rows.size()) == rows.length &&
-          (piece.from.empty() || piece.values.length() == rows.length)) {
-        return piece.values;
+    for (size_t k = 0; k < pieces.size(); ++k) {
+      if (targets[k].is_all() && (pieces[k].in_place || pieces[k].values.is_scalar())) {
+        return pieces[k].values;
       }
     }
     std::vector<RowPiece> row_pieces;
-    for (const Piece& piece : pieces) {
-      row_pieces.push_back(RowPiece{piece.values, piece.rows, piece.from});
+    for (size_t k = 0; k < pieces.size(); ++k) {
+      row_pieces.push_back(
+          RowPiece{pieces[k].values, &pieces[k].rows, &targets[k], pieces[k].in_place});
     }
     return scatter(node.type, rows.length, row_pieces, allocator_);
-  }
-
-  static std::vector<int64_t> all_rows(int64_t length) {
-    std::vector<int64_t> rows(static_cast<size_t>(length));
-    for (int64_t i = 0; i < length; ++i) {
-      rows[static_cast<size_t>(i)] = i;
-    }
-    return rows;
   }
 
   /// CASE WHEN (and IF): each condition sees the rows no earlier condition took; each value
   /// only the rows its condition took; the ELSE value the rest.
   Datum case_when(const BoundNode& node, const Rows& rows) {
-    std::vector<int64_t> remaining = all_rows(rows.length);
+    RowMask remaining = RowMask::all(rows.length);
     std::vector<Piece> pieces;
     const size_t branches = node.operands.size() / 2;
     for (size_t b = 0; b < branches && !remaining.empty(); ++b) {
-      const Piece condition = evaluate_on(*node.operands[2 * b], rows, remaining);
-      std::vector<int64_t> taken;
-      std::vector<int64_t> rest;
-      split(condition, taken, rest);
+      const Piece condition = evaluate_on(*node.operands[2 * b], rows, std::move(remaining));
+      RowMask taken;
+      split(condition, taken, remaining);
       if (!taken.empty()) {
         pieces.push_back(evaluate_on(*node.operands[2 * b + 1], rows, std::move(taken)));
       }
-      remaining = std::move(rest);
     }
     if (!remaining.empty()) {
       pieces.push_back(evaluate_on(*node.operands.back(), rows, std::move(remaining)));
     }
-    return assemble(node, rows, pieces);
+    std::vector<RowMask> targets;
+    for (const Piece& piece : pieces) {
+      targets.push_back(piece.rows);
+    }
+    return assemble(node, rows, pieces, targets);
   }
 
   /// COALESCE: each argument sees only the rows where every earlier one was null.
   Datum coalesce(const BoundNode& node, const Rows& rows) {
-    std::vector<int64_t> remaining = all_rows(rows.length);
+    RowMask remaining = RowMask::all(rows.length);
     std::vector<Piece> pieces;
+    std::vector<RowMask> targets;
     for (const BoundNodePtr& operand : node.operands) {
       if (remaining.empty()) {
         break;
       }
       Piece value = evaluate_on(*operand, rows, std::move(remaining));
-      remaining.clear();
+      // The rows whose value is not null keep it; the others go on to the next argument.
+      RowMask kept = RowMask::none(rows.length);
+      remaining = value.rows;
       if (value.values.is_scalar()) {
-        if (value.values.scalar_is_null()) {
-          remaining = std::move(value.rows);
-        } else {
-          pieces.push_back(std::move(value));
+        if (!value.values.scalar_is_null()) {
+          std::swap(kept, remaining);
         }
-        continue;
-      }
-      // Keep the non-null values; the null rows go on to the next argument.
-      const Array& array = value.values.array();
-      Piece kept{value.values, {}, {}};
-      for (size_t j = 0; j < value.rows.size(); ++j) {
-        const int64_t index = value.from.empty() ? static_cast<int64_t>(j) : value.from[j];
-        if (array.is_null(index)) {
-          remaining.push_back(value.rows[j]);
-        } else {
-          kept.rows.push_back(value.rows[j]);
-          kept.from.push_back(index);
+      } else {
+        const ArrayData& data = *value.values.data();
+        const uint8_t* validity = data.buffers[0] ? data.buffers[0]->data() : nullptr;
+        int64_t index = 0;
+        for (size_t w = 0; w < value.rows.words.size(); ++w) {
+          for (uint64_t word = value.rows.words[w]; word != 0; word &= word - 1) {
+            const int bit = std::countr_zero(word);
+            const int64_t at = value.in_place ? static_cast<int64_t>(w * 64) + bit : index++;
+            if (validity == nullptr || bit_util::get_bit(validity, data.offset + at)) {
+              kept.words[w] |= uint64_t{1} << bit;
+              remaining.words[w] &= ~(uint64_t{1} << bit);
+            }
+          }
         }
       }
-      if (!kept.rows.empty()) {
-        pieces.push_back(std::move(kept));
+      if (!kept.empty()) {
+        pieces.push_back(std::move(value));
+        targets.push_back(std::move(kept));
       }
     }
-    return assemble(node, rows, pieces);
+    return assemble(node, rows, pieces, targets);
   }
 
   ExecContext& context_;

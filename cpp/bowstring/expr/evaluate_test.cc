@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -304,27 +305,46 @@ TEST_F(EvaluateTest, ManyRowsAcrossWordsAndSlices) {
   EXPECT_EQ(kept.num_rows(), zeros);
 }
 
-TEST(Rows, GatherAndScatterAnyType) {
-  const Array strings = make_string_array({"a", nullopt, "ccc", "dd"}).slice(1, 3);
-  const std::vector<int64_t> rows = {2, 0};
-  EXPECT_TRUE(
-      gather(strings, rows, default_allocator()).equals(make_string_array({"dd", nullopt})));
-  const Array ints = make_array<int32_t>({1, nullopt, 3, 4}).slice(1);
-  EXPECT_TRUE(gather(ints, rows, default_allocator()).equals(make_array<int32_t>({4, nullopt})));
+RowMask mask_of(int64_t length, std::initializer_list<int64_t> rows) {
+  RowMask mask = RowMask::none(length);
+  for (int64_t row : rows) {
+    mask.words[static_cast<size_t>(row / 64)] |= uint64_t{1} << (row % 64);
+  }
+  return mask;
+}
 
-  const std::vector<int64_t> first = {0, 3};
-  const std::vector<int64_t> second = {2};
-  const RowPiece pieces[] = {{make_string_array({"x", "y"}), first},
-                             {Datum::scalar(make_string_array({"s"})), second}};
-  EXPECT_TRUE(scatter(utf8(), 4, pieces, default_allocator())
-                  .equals(make_string_array({"x", nullopt, "s", "y"})));
-  const RowPiece numbers[] = {{make_array<int64_t>({7, nullopt}), first},
-                              {Datum::scalar(make_array<int64_t>({9})), second}};
-  EXPECT_TRUE(scatter(int64(), 4, numbers, default_allocator())
-                  .equals(make_array<int64_t>({7, nullopt, 9, nullopt})));
-  const RowPiece flags[] = {{make_array<bool>({true, false}), first}};
-  EXPECT_TRUE(scatter(boolean(), 4, flags, default_allocator())
-                  .equals(make_array<bool>({true, nullopt, nullopt, false})));
+TEST(Rows, MasksCountAndConvert) {
+  EXPECT_EQ(RowMask::all(130).count(), 130);
+  EXPECT_TRUE(RowMask::all(130).is_all());
+  EXPECT_TRUE(RowMask::none(130).empty());
+  EXPECT_TRUE(mask_of(4, {1, 3})
+                  .to_array(default_allocator())
+                  .equals(make_array<bool>({false, true, false, true})));
+}
+
+TEST(Rows, ScatterAnyType) {
+  const RowMask first = mask_of(5, {0, 3});
+  const RowMask second = mask_of(5, {2});
+  const RowMask all = RowMask::all(5);
+  const RowMask fourth = mask_of(5, {4});
+  // Compact values, a scalar, and values read in place from a whole column.
+  const Array column = make_string_array({"a", "b", "c", "d", "e"}).slice(0, 5);
+  const RowPiece strings[] = {{make_string_array({"x", "y"}), &first, &first},
+                              {Datum::scalar(make_string_array({"s"})), &second, &second},
+                              {column, &all, &fourth, true}};
+  EXPECT_TRUE(scatter(utf8(), 5, strings, default_allocator())
+                  .equals(make_string_array({"x", nullopt, "s", "y", "e"})));
+  const Array numbers_column = make_array<int64_t>({0, 1, 2, 3, 40, 5}).slice(1, 5);
+  const RowPiece numbers[] = {{make_array<int64_t>({7, nullopt}), &first, &first},
+                              {Datum::scalar(make_array<int64_t>({9})), &second, &second},
+                              {numbers_column, &all, &fourth, true}};
+  EXPECT_TRUE(scatter(int64(), 5, numbers, default_allocator())
+                  .equals(make_array<int64_t>({7, nullopt, 9, nullopt, 5})));
+  // A target smaller than the rows the compact values were computed for.
+  const RowMask only_last = mask_of(5, {3});
+  const RowPiece flags[] = {{make_array<bool>({true, false}), &first, &only_last}};
+  EXPECT_TRUE(scatter(boolean(), 5, flags, default_allocator())
+                  .equals(make_array<bool>({nullopt, nullopt, nullopt, false, nullopt})));
 }
 
 }  // namespace

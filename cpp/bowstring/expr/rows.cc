@@ -1,5 +1,7 @@
 #include "bowstring/expr/rows.h"
 
+#include <algorithm>
+#include <bit>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -12,12 +14,46 @@
 
 namespace bowstring::expr {
 
+RowMask RowMask::none(int64_t length) {
+  return RowMask{std::vector<uint64_t>(static_cast<size_t>((length + 63) / 64), 0), length};
+}
+
+RowMask RowMask::all(int64_t length) {
+  RowMask mask{std::vector<uint64_t>(static_cast<size_t>((length + 63) / 64), ~uint64_t{0}),
+               length};
+  mask.clear_tail();
+  return mask;
+}
+
+int64_t RowMask::count() const {
+  int64_t count = 0;
+  for (uint64_t word : words) {
+    count += std::popcount(word);
+  }
+  return count;
+}
+
+void RowMask::clear_tail() {
+  if (length % 64 != 0) {
+    words.back() &= (uint64_t{1} << (length % 64)) - 1;
+  }
+}
+
+Array RowMask::to_array(Allocator* allocator) const {
+  const int64_t bytes = static_cast<int64_t>(words.size() * sizeof(uint64_t));
+  MutableBuffer bits(bytes, allocator);
+  std::memcpy(bits.mutable_data(), words.data(), static_cast<size_t>(bytes));
+  return Array(std::make_shared<ArrayData>(
+      boolean(), length, std::vector<std::shared_ptr<Buffer>>{nullptr, bits.finish()}, 0));
+}
+
 namespace {
 
-/// Types laid out as a validity bitmap and one buffer of fixed-width values, which are moved
-/// row by row with plain copies.
-bool is_flat_fixed_width(const DataType& type) {
+/// Types laid out as a validity bitmap and one buffer of fixed-width values (or bits), which
+/// are moved row by row with plain copies.
+bool is_flat(const DataType& type) {
   switch (type.id()) {
+    case TypeId::kBoolean:
     case TypeId::kInt8:
     case TypeId::kUInt8:
     case TypeId::kInt16:
@@ -49,142 +85,119 @@ bool is_flat_fixed_width(const DataType& type) {
   }
 }
 
-/// A zeroed bitmap of `length` bits.
-MutableBuffer zeroed_bitmap(int64_t length, Allocator* allocator) {
-  MutableBuffer bitmap(bit_util::bytes_for_bits(length), allocator);
-  std::memset(bitmap.mutable_data(), 0, static_cast<size_t>(bitmap.size()));
-  return bitmap;
+MutableBuffer zeroed(int64_t bytes, Allocator* allocator) {
+  MutableBuffer buffer(bytes, allocator);
+  std::memset(buffer.mutable_data(), 0, static_cast<size_t>(bytes));
+  return buffer;
 }
 
-/// Copies value `from` of `source` (`width` bytes each, or bits when width is 0) to slot `to`.
-template <int kWidth>
-void copy_values(const uint8_t* source, int64_t source_offset, std::span<const int64_t> from,
-                 uint8_t* target, std::span<const int64_t> to, int width) {
-  const size_t n = from.empty() ? to.size() : from.size();
-  for (size_t j = 0; j < n; ++j) {
-    const int64_t in = from.empty() ? 0 : from[j];
-    const int64_t out = to.empty() ? static_cast<int64_t>(j) : to[j];
-    if constexpr (kWidth == 0) {
-      bit_util::set_bit_to(target, out, bit_util::get_bit(source, source_offset + in));
-    } else if constexpr (kWidth > 0) {
-      std::memcpy(target + out * kWidth, source + (source_offset + in) * kWidth, kWidth);
-    } else {
-      std::memcpy(target + out * width, source + (source_offset + in) * width,
-                  static_cast<size_t>(width));
+/// Calls `visit(row, index)` for each target row of `piece`, with the index of its value.
+template <typename Visit>
+void for_each_target(const RowPiece& piece, Visit&& visit) {
+  const std::vector<uint64_t>& target = piece.target->words;
+  if (piece.values.is_scalar() || piece.in_place) {
+    const bool scalar = piece.values.is_scalar();
+    for (size_t w = 0; w < target.size(); ++w) {
+      for (uint64_t word = target[w]; word != 0; word &= word - 1) {
+        const int64_t row = static_cast<int64_t>(w * 64) + std::countr_zero(word);
+        visit(row, scalar ? 0 : row);
+      }
+    }
+    return;
+  }
+  // Compact values: the k-th source row holds value k.
+  const std::vector<uint64_t>& source = piece.source->words;
+  int64_t index = 0;
+  for (size_t w = 0; w < source.size(); ++w) {
+    const uint64_t taken = target[w];
+    for (uint64_t word = source[w]; word != 0; word &= word - 1) {
+      const int bit = std::countr_zero(word);
+      if ((taken >> bit) & 1) {
+        visit(static_cast<int64_t>(w * 64) + bit, index);
+      }
+      ++index;
     }
   }
 }
 
-/// Copies values `from[j]` of `source` into slots `to[j]` of `target`; an empty `from` means
-/// value 0 for every target slot (a scalar), an empty `to` means slots 0, 1, 2...
-void move_values(const ArrayData& source, std::span<const int64_t> from, uint8_t* target,
-                 std::span<const int64_t> to) {
-  const uint8_t* values = source.buffers[1]->data();
-  const int width = source.type->byte_width();
-  if (source.type->id() == TypeId::kBoolean) {
-    copy_values<0>(values, source.offset, from, target, to, 0);
-    return;
-  }
-  switch (width) {
-    case 1:
-      copy_values<1>(values, source.offset, from, target, to, width);
-      break;
-    case 2:
-      copy_values<2>(values, source.offset, from, target, to, width);
-      break;
-    case 4:
-      copy_values<4>(values, source.offset, from, target, to, width);
-      break;
-    case 8:
-      copy_values<8>(values, source.offset, from, target, to, width);
-      break;
-    case 16:
-      copy_values<16>(values, source.offset, from, target, to, width);
-      break;
-    default:
-      copy_values<-1>(values, source.offset, from, target, to, width);
-      break;
-  }
-}
-
-/// Copies the validity of values `from[j]` of `source` into bits `to[j]` (same conventions as
-/// `move_values`); returns the number of nulls copied.
-int64_t move_validity(const ArrayData& source, std::span<const int64_t> from, uint8_t* target,
-                      std::span<const int64_t> to) {
-  const size_t n = from.empty() ? to.size() : from.size();
-  const uint8_t* validity = source.buffers[0] ? source.buffers[0]->data() : nullptr;
+/// Moves the values and validity of one piece into the flat output buffers.
+template <int kWidth>
+int64_t scatter_flat(const RowPiece& piece, uint8_t* values, uint8_t* validity, int width) {
+  const ArrayData& data = *piece.values.data();
+  const uint8_t* source = data.buffers[1]->data();
+  const uint8_t* source_validity = data.buffers[0] ? data.buffers[0]->data() : nullptr;
+  const int64_t offset = data.offset;
   int64_t nulls = 0;
-  for (size_t j = 0; j < n; ++j) {
-    const int64_t in = from.empty() ? 0 : from[j];
-    const int64_t out = to.empty() ? static_cast<int64_t>(j) : to[j];
-    const bool valid = validity == nullptr || bit_util::get_bit(validity, source.offset + in);
-    bit_util::set_bit_to(target, out, valid);
-    nulls += valid ? 0 : 1;
-  }
+  for_each_target(piece, [&](int64_t row, int64_t index) {
+    const int64_t at = offset + index;
+    if constexpr (kWidth == 0) {
+      bit_util::set_bit_to(values, row, bit_util::get_bit(source, at));
+    } else if constexpr (kWidth > 0) {
+      std::memcpy(values + row * kWidth, source + at * kWidth, kWidth);
+    } else {
+      std::memcpy(values + row * width, source + at * width, static_cast<size_t>(width));
+    }
+    const bool valid = source_validity == nullptr || bit_util::get_bit(source_validity, at);
+    if (valid) {
+      bit_util::set_bit(validity, row);
+    } else {
+      ++nulls;
+    }
+  });
   return nulls;
 }
 
-bool is_flat(const DataType& type) {
-  return type.id() == TypeId::kBoolean || is_flat_fixed_width(type);
+int64_t scatter_flat_piece(const RowPiece& piece, const DataType& type, uint8_t* values,
+                           uint8_t* validity) {
+  if (type.id() == TypeId::kBoolean) {
+    return scatter_flat<0>(piece, values, validity, 0);
+  }
+  const int width = type.byte_width();
+  switch (width) {
+    case 1:
+      return scatter_flat<1>(piece, values, validity, width);
+    case 2:
+      return scatter_flat<2>(piece, values, validity, width);
+    case 4:
+      return scatter_flat<4>(piece, values, validity, width);
+    case 8:
+      return scatter_flat<8>(piece, values, validity, width);
+    case 16:
+      return scatter_flat<16>(piece, values, validity, width);
+    default:
+      return scatter_flat<-1>(piece, values, validity, width);
+  }
 }
 
 }  // namespace
 
-Array gather(const Array& array, std::span<const int64_t> rows, Allocator* allocator) {
-  return compute::take(array, rows, allocator);
-}
-
 Array scatter(const TypePtr& type, int64_t length, std::span<const RowPiece> pieces,
               Allocator* allocator) {
   if (is_flat(*type)) {
-    const bool boolean = type->id() == TypeId::kBoolean;
-    MutableBuffer values = boolean ? zeroed_bitmap(length, allocator)
-                                   : MutableBuffer(length * type->byte_width(), allocator);
-    if (!boolean) {
-      std::memset(values.mutable_data(), 0, static_cast<size_t>(values.size()));
-    }
-    MutableBuffer bitmap = zeroed_bitmap(length, allocator);
+    const int64_t bitmap_bytes = bit_util::bytes_for_bits(length);
+    MutableBuffer values = zeroed(
+        type->id() == TypeId::kBoolean ? bitmap_bytes : length * type->byte_width(), allocator);
+    MutableBuffer validity = zeroed(bitmap_bytes, allocator);
     int64_t covered = 0;
     int64_t nulls = 0;
     for (const RowPiece& piece : pieces) {
-      if (piece.rows.empty()) {
-        continue;
-      }
-      const ArrayData& data = *piece.values.data();
-      // A scalar is read at index 0 for every row.
-      std::span<const int64_t> from = piece.from;
-      std::vector<int64_t> identity;
-      if (!piece.values.is_scalar() && from.empty()) {
-        identity.resize(piece.rows.size());
-        for (size_t j = 0; j < identity.size(); ++j) {
-          identity[j] = static_cast<int64_t>(j);
-        }
-        from = identity;
-      }
-      move_values(data, from, values.mutable_data(), piece.rows);
-      nulls += move_validity(data, from, bitmap.mutable_data(), piece.rows);
-      covered += static_cast<int64_t>(piece.rows.size());
+      nulls += scatter_flat_piece(piece, *type, values.mutable_data(), validity.mutable_data());
+      covered += piece.target->count();
     }
     nulls += length - covered;
-    std::shared_ptr<Buffer> validity = nulls > 0 ? bitmap.finish() : nullptr;
+    std::shared_ptr<Buffer> bitmap = nulls > 0 ? validity.finish() : nullptr;
     return Array(std::make_shared<ArrayData>(
-        type, length, std::vector<std::shared_ptr<Buffer>>{validity, values.finish()}, nulls));
+        type, length, std::vector<std::shared_ptr<Buffer>>{bitmap, values.finish()}, nulls));
   }
   // Any other type: every piece's values one after the other, with a null at the end for rows
-  // no piece covers, then each result row gathered from there.
+  // no piece covers, then each result row taken from there.
   std::vector<Array> parts;
   std::vector<int64_t> source(static_cast<size_t>(length), -1);
   int64_t base = 0;
   for (const RowPiece& piece : pieces) {
-    if (piece.rows.empty()) {
-      continue;
-    }
-    for (size_t j = 0; j < piece.rows.size(); ++j) {
-      source[static_cast<size_t>(piece.rows[j])] =
-          base + (piece.values.is_scalar() ? 0
-                  : piece.from.empty()     ? static_cast<int64_t>(j)
-                                           : piece.from[j]);
-    }
+    for_each_target(piece, [&](int64_t row, int64_t index) {
+      source[static_cast<size_t>(row)] = base + index;
+    });
     parts.push_back(piece.values.array());
     base += piece.values.length();
   }
@@ -197,6 +210,9 @@ Array scatter(const TypePtr& type, int64_t length, std::span<const RowPiece> pie
   }
   if (uncovered) {
     parts.push_back(compute::Datum::null_scalar(type, allocator).array());
+  }
+  if (parts.empty()) {
+    return compute::Datum::null_scalar(type, allocator).to_array(length, allocator);
   }
   const Array all = parts.size() == 1 ? parts[0] : concatenate(parts, allocator);
   return compute::take(all, std::span<const int64_t>(source), allocator);
