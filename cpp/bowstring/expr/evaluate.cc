@@ -472,6 +472,11 @@ class Evaluator {
 }  // namespace
 
 Datum BoundExpression::evaluate(const RecordBatch& batch, ExecContext& context) const {
+  if (!root_->columns.empty() && root_->columns.back() >= batch.num_columns()) {
+    throw InvalidArgument("`" + root_->sql + "` reads column " +
+                          std::to_string(root_->columns.back()) + " of a batch of " +
+                          std::to_string(batch.num_columns()) + " columns");
+  }
   Evaluator evaluator(context);
   return evaluator.evaluate(*root_, Rows{batch.columns(), batch.num_rows()});
 }
@@ -490,12 +495,17 @@ RecordBatch filter(const RecordBatch& batch, const BoundExpression& predicate,
     const bool keep = !mask.scalar_is_null() && mask.array().as<BooleanArray>().value(0);
     return keep ? batch : batch.slice(0, 0);
   }
-  const compute::SelectionVector selection =
-      compute::SelectionVector::from_mask(mask.array(), context.allocator);
-  if (selection.length() == batch.num_rows()) {
+  const RowMask kept = [&] {
+    BooleanWords words(mask, batch.num_rows());
+    for (size_t w = 0; w < words.values.size(); ++w) {
+      words.values[w] &= words.valid[w];
+    }
+    return RowMask{std::move(words.values), batch.num_rows()};
+  }();
+  if (kept.is_all()) {
     return batch;
   }
-  return compute::take(batch, selection.to_array(), context.allocator);
+  return compute::filter(batch, mask.array(), context.allocator);
 }
 
 RecordBatch project(const RecordBatch& batch, std::span<const BoundExpression> expressions,

@@ -77,6 +77,11 @@ TEST_F(EvaluateTest, StructFieldsInheritStructNulls) {
   expect_array(run_on(col("ADDRESS.City"), batch), make_string_array({"Paris", nullopt, nullopt}));
 }
 
+TEST_F(EvaluateTest, BatchWithoutTheColumnIsRefused) {
+  const BoundExpression name = bind_one(col("name"));
+  EXPECT_THROW(name.evaluate(batch_.select(std::vector<int>{0}), context_), InvalidArgument);
+}
+
 TEST_F(EvaluateTest, FunctionsWithNullsAndImplicitCasts) {
   expect_array(run(call("+", {col("x"), col("y")})),
                make_array<double>({1.5, nullopt, nullopt, 2.0, 5.0, 16.0}));
