@@ -19,18 +19,8 @@ namespace {
 
 using Kind = BoundNode::Kind;
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') {
-      c = static_cast<char>(c - 'A' + 'a');
-    }
-  }
-  return out;
-}
-
 bool equals_ignore_case(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && lower(a) == lower(b);
+  return a.size() == b.size() && detail::ascii_lower(a) == detail::ascii_lower(b);
 }
 
 /// Spark quotes names in messages with backticks, always.
@@ -50,28 +40,6 @@ std::string quoted_type(const DataType& type) {
   out += spark_type_name(type);
   out += '"';
   return out;
-}
-
-/// The name parts of a column reference, backticks removed ("a.`b.c`" gives a, b.c).
-std::vector<std::string> name_parts(std::string_view name) {
-  std::vector<std::string> parts(1);
-  bool quoted = false;
-  for (size_t i = 0; i < name.size(); ++i) {
-    const char c = name[i];
-    if (c == '`') {
-      if (quoted && i + 1 < name.size() && name[i + 1] == '`') {
-        parts.back() += '`';
-        ++i;
-      } else {
-        quoted = !quoted;
-      }
-    } else if (c == '.' && !quoted) {
-      parts.emplace_back();
-    } else {
-      parts.back() += c;
-    }
-  }
-  return parts;
 }
 
 std::string sql_name(const std::vector<std::string>& parts) {
@@ -274,7 +242,7 @@ class Binder {
   }
 
   BoundNodePtr bind_column(const std::string& name) {
-    const std::vector<std::string> parts = name_parts(name);
+    const std::vector<std::string> parts = detail::name_parts(name);
     const std::vector<int> matches = matching_fields(schema_.fields(), parts[0]);
     if (matches.empty()) {
       throw_unresolved_column(parts, schema_);
@@ -356,7 +324,7 @@ class Binder {
 
   BoundNodePtr bind_call(const std::string& name, std::vector<BoundNodePtr> arguments,
                          const compute::FunctionOptions& options) {
-    const std::string key = lower(name);
+    const std::string key = detail::ascii_lower(name);
     if (key == "if" || key == "coalesce" || key == "nvl" || key == "ifnull") {
       return bind_conditional(key, std::move(arguments));
     }

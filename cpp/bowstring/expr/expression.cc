@@ -174,16 +174,6 @@ const std::unordered_map<std::string_view, std::string_view>& binary_operators()
   return operators;
 }
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') {
-      c = static_cast<char>(c - 'A' + 'a');
-    }
-  }
-  return out;
-}
-
 std::string join(const std::vector<std::string>& parts, size_t begin, size_t end) {
   std::string out;
   for (size_t i = begin; i < end; ++i) {
@@ -193,28 +183,6 @@ std::string join(const std::vector<std::string>& parts, size_t begin, size_t end
     out += parts[i];
   }
   return out;
-}
-
-/// The name parts of a column reference, backticks removed.
-std::vector<std::string> split_name(std::string_view name) {
-  std::vector<std::string> parts(1);
-  bool quoted = false;
-  for (size_t i = 0; i < name.size(); ++i) {
-    const char c = name[i];
-    if (c == '`') {
-      if (quoted && i + 1 < name.size() && name[i + 1] == '`') {
-        parts.back() += '`';
-        ++i;
-      } else {
-        quoted = !quoted;
-      }
-    } else if (c == '.' && !quoted) {
-      parts.emplace_back();
-    } else {
-      parts.back() += c;
-    }
-  }
-  return parts;
 }
 
 std::string render(const Expression& expression, bool plain);
@@ -230,7 +198,7 @@ std::vector<std::string> render_operands(const Expression& expression, bool plai
 
 std::string render_column(const std::string& name, bool plain) {
   std::string out;
-  for (const std::string& part : split_name(name)) {
+  for (const std::string& part : detail::name_parts(name)) {
     if (!out.empty()) {
       out += '.';
     }
@@ -294,6 +262,37 @@ std::string render(const Expression& expression, bool plain) {
 
 namespace detail {
 
+std::vector<std::string> name_parts(std::string_view name) {
+  std::vector<std::string> parts(1);
+  bool quoted = false;
+  for (size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    if (c == '`') {
+      if (quoted && i + 1 < name.size() && name[i + 1] == '`') {
+        parts.back() += '`';
+        ++i;
+      } else {
+        quoted = !quoted;
+      }
+    } else if (c == '.' && !quoted) {
+      parts.emplace_back();
+    } else {
+      parts.back() += c;
+    }
+  }
+  return parts;
+}
+
+std::string ascii_lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') {
+      c = static_cast<char>(c - 'A' + 'a');
+    }
+  }
+  return out;
+}
+
 std::string quote_identifier(std::string_view name) {
   bool plain = !name.empty();
   bool all_digits = true;
@@ -318,7 +317,7 @@ std::string quote_identifier(std::string_view name) {
 }
 
 std::string call_sql(std::string_view function, const std::vector<std::string>& arguments) {
-  const std::string name = lower(function);
+  const std::string name = ascii_lower(function);
   const auto& operators = binary_operators();
   if (arguments.size() == 2) {
     if (auto it = operators.find(name); it != operators.end()) {
@@ -430,7 +429,7 @@ std::string Expression::output_name() const {
     return name_;
   }
   if (kind_ == Kind::kColumn) {
-    return split_name(name_).back();
+    return detail::name_parts(name_).back();
   }
   // Spark names the cast of a column after the column.
   if (kind_ == Kind::kCast && operands_[0]->kind() == Kind::kColumn) {

@@ -123,6 +123,10 @@ std::string literal_sql(const compute::Datum& scalar, bool plain);
 std::string call_sql(std::string_view function, const std::vector<std::string>& arguments);
 /// A name part quoted with backticks when Spark would quote it.
 std::string quote_identifier(std::string_view name);
+/// The parts of a column reference, backticks removed: "a.`b.c`" gives a and b.c.
+std::vector<std::string> name_parts(std::string_view name);
+/// `text` with ASCII letters in lower case.
+std::string ascii_lower(std::string_view text);
 }  // namespace detail
 
 }  // namespace bowstring::expr
