@@ -475,13 +475,13 @@ class Binder {
     sql += " END";
     for (size_t i = 0; i < branches; ++i) {
       const BoundNodePtr& condition = operands[2 * i];
-      if (condition->type->id() != TypeId::kBoolean && condition->type->id() != TypeId::kNull) {
+      // Unlike IF, Spark's CASE WHEN refuses an untyped NULL condition.
+      if (condition->type->id() != TypeId::kBoolean) {
         throw_mismatch("UNEXPECTED_INPUT_TYPE", sql,
                        "The " + ordinal(2 * i) + " parameter requires the \"BOOLEAN\" type, " +
                            "however \"" + condition->sql + "\" has the type " +
                            quoted_type(*condition->type) + ".");
       }
-      operands[2 * i] = coerce(condition, boolean());
     }
     std::vector<BoundNodePtr> values;
     for (size_t i = 0; i < branches; ++i) {

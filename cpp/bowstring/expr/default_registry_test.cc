@@ -65,6 +65,47 @@ TEST_F(DefaultRegistryTest, DivisionByZeroOnlyOnRowsThatReachIt) {
                make_array<double>({0.0, 2.0, 5.0, 0.0}));
 }
 
+TEST_F(DefaultRegistryTest, CaseWhenGuardsDivisionByZero) {
+  // Spark: CASE WHEN x = 0 THEN 0 ELSE 10 / x END never raises DIVIDE_BY_ZERO.
+  const BoundExpression safe = bind_one(
+      case_when({{call("=", {col("x"), lit(0)}), lit(0)}}, call("/", {lit(10), col("x")})));
+  EXPECT_EQ(safe.output_name(), "CASE WHEN (x = 0) THEN 0 ELSE (10 / x) END");
+  EXPECT_TRUE(safe.type()->equals(*float64()));
+  expect_array(safe.evaluate(batch_, context_), make_array<double>({0.0, 2.0, 5.0, 0.0}));
+  // The same guard through AND, OR and IF.
+  expect_array(run(and_(call("!=", {col("x"), lit(0)}),
+                        call(">", {call("/", {lit(10), col("x")}), lit(3)}))),
+               make_array<bool>({false, false, true, false}));
+  expect_array(
+      run(or_(call("=", {col("x"), lit(0)}), call(">", {call("/", {lit(10), col("x")}), lit(3)}))),
+      make_array<bool>({true, false, true, true}));
+  expect_array(run(call("if", {call("<>", {col("x"), lit(0)}), call("/", {lit(10), col("x")}),
+                               null_literal(null())})),
+               make_array<double>({nullopt, 2.0, 5.0, nullopt}));
+  EXPECT_THROW(run(call(">", {call("/", {lit(10), col("x")}), lit(3)})), compute::ArithmeticError);
+}
+
+TEST_F(DefaultRegistryTest, ComparisonsInAndFilter) {
+  // Spark 4 ANSI compares a string with an integer as BIGINT.
+  const BoundExpression equal = bind_one(call("=", {col("a"), lit("2")}));
+  EXPECT_EQ(equal.to_string(), "(CAST(a AS BIGINT) = 2L)");
+  expect_array(equal.evaluate(batch_, context_), make_array<bool>({false, true, nullopt, false}));
+  expect_array(run(in(col("x"), {lit(0), lit(2)})), make_array<bool>({true, false, true, true}));
+  EXPECT_EQ(bind_one(in(col("x"), {lit(0), lit(2)})).output_name(), "(x IN (0, 2))");
+  const BoundExpression positive =
+      bind_one(and_(call(">", {col("x"), lit(0)}), is_not_null(col("a"))));
+  const RecordBatch kept = filter(batch_, positive, context_);
+  ASSERT_EQ(kept.num_rows(), 1);
+  EXPECT_TRUE(kept.column(0).equals(make_array<int32_t>({2})));
+  const std::string error = error_message<compute::AnalysisError>([&] {
+    bind_one(case_when({{null_literal(null()), lit(1)}}));
+  });
+  EXPECT_TRUE(
+      error.starts_with("[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] Cannot resolve "
+                        "\"CASE WHEN NULL THEN 1 END\""))
+      << error;
+}
+
 TEST_F(DefaultRegistryTest, ConstantFoldingLeavesOverflowToRunTime) {
   const BoundExpression overflow =
       bind_one(call("+", {lit(int64_t{9223372036854775807}), lit(int64_t{1})}));
