@@ -16,6 +16,7 @@
 
 #include "bowstring/array/array.h"
 #include "bowstring/compute/errors.h"
+#include "bowstring/compute/predicates.h"
 #include "bowstring/compute/selection.h"
 #include "bowstring/expr/bind.h"
 #include "bowstring/expr/rows.h"
@@ -61,84 +62,6 @@ GatheredRows gather_rows(const Rows& rows, const BoundNode& node, const RowMask&
   return out;
 }
 
-/// A boolean array of `length` rows from bitmaps starting at bit 0.
-Array boolean_array(int64_t length, std::shared_ptr<Buffer> validity, int64_t null_count,
-                    std::shared_ptr<Buffer> values) {
-  return Array(std::make_shared<ArrayData>(
-      boolean(), length,
-      std::vector<std::shared_ptr<Buffer>>{std::move(validity), std::move(values)}, null_count));
-}
-
-Datum boolean_scalar(bool value, Allocator* allocator) {
-  MutableBuffer bits(1, allocator);
-  bits.mutable_data()[0] = value ? 1 : 0;
-  return Datum::scalar(boolean_array(1, nullptr, 0, bits.finish()));
-}
-
-/// A new bitmap holding bits [offset, offset + length) of `bits` from bit 0, each inverted when
-/// `invert`.
-std::shared_ptr<Buffer> copy_bits(const uint8_t* bits, int64_t offset, int64_t length, bool invert,
-                                  Allocator* allocator) {
-  MutableBuffer out(bit_util::bytes_for_bits(length), allocator);
-  uint8_t* target = out.mutable_data();
-  if (bits == nullptr) {
-    std::memset(target, invert ? 0 : 0xff, static_cast<size_t>(out.size()));
-    return out.finish();
-  }
-  bit_util::copy_bitmap(bits, offset, length, target, 0);
-  if (invert) {
-    for (int64_t i = 0; i < out.size(); ++i) {
-      target[i] = static_cast<uint8_t>(~target[i]);
-    }
-  }
-  return out.finish();
-}
-
-/// IS NULL / IS NOT NULL of every row.
-Datum evaluate_is_null(const Datum& value, bool want_null, int64_t length, Allocator* allocator) {
-  if (value.is_scalar()) {
-    return boolean_scalar(value.scalar_is_null() == want_null, allocator);
-  }
-  const ArrayData& data = *value.data();
-  const TypeId id = data.type->id();
-  if (id == TypeId::kNull) {
-    return boolean_scalar(want_null, allocator).to_array(length, allocator);
-  }
-  const bool has_bitmap = id != TypeId::kDenseUnion && id != TypeId::kSparseUnion &&
-                          id != TypeId::kRunEndEncoded && id != TypeId::kExtension &&
-                          id != TypeId::kDictionary;
-  if (has_bitmap) {
-    const uint8_t* validity = data.buffers[0] ? data.buffers[0]->data() : nullptr;
-    return boolean_array(length, nullptr, 0,
-                         copy_bits(validity, data.offset, length, want_null, allocator));
-  }
-  MutableBuffer bits(bit_util::bytes_for_bits(length), allocator);
-  std::memset(bits.mutable_data(), 0, static_cast<size_t>(bits.size()));
-  const Array& array = value.array();
-  for (int64_t i = 0; i < length; ++i) {
-    bit_util::set_bit_to(bits.mutable_data(), i, array.is_null(i) == want_null);
-  }
-  return boolean_array(length, nullptr, 0, bits.finish());
-}
-
-/// Three-valued NOT: the values inverted, the validity kept.
-Datum evaluate_not(const Datum& value, Allocator* allocator) {
-  if (value.is_scalar()) {
-    if (value.scalar_is_null()) {
-      return value;
-    }
-    return boolean_scalar(!value.array().as<BooleanArray>().value(0), allocator);
-  }
-  const ArrayData& data = *value.data();
-  std::shared_ptr<Buffer> validity;
-  if (data.null_count() > 0) {
-    validity = copy_bits(data.buffers[0]->data(), data.offset, data.length, false, allocator);
-  }
-  return boolean_array(
-      data.length, std::move(validity), data.null_count(),
-      copy_bits(data.buffers[1]->data(), data.offset, data.length, true, allocator));
-}
-
 /// A boolean Datum over `length` rows as 64-bit words from row 0: `values` holds the true
 /// rows, `valid` the non-null ones (a scalar fills every row; bits past `length` are zero).
 struct BooleanWords {
@@ -176,51 +99,10 @@ struct BooleanWords {
   std::vector<uint64_t> valid;
 };
 
-/// A boolean array of `length` rows from words.
-Array words_to_array(int64_t length, const std::vector<uint64_t>& values,
-                     const std::vector<uint64_t>& valid, Allocator* allocator) {
-  const int64_t bytes = static_cast<int64_t>(values.size() * sizeof(uint64_t));
-  MutableBuffer value_buffer(bytes, allocator);
-  std::memcpy(value_buffer.mutable_data(), values.data(), static_cast<size_t>(bytes));
-  int64_t valid_count = 0;
-  for (uint64_t word : valid) {
-    valid_count += std::popcount(word);
-  }
-  const int64_t nulls = length - valid_count;
-  std::shared_ptr<Buffer> validity;
-  if (nulls > 0) {
-    MutableBuffer valid_buffer(bytes, allocator);
-    std::memcpy(valid_buffer.mutable_data(), valid.data(), static_cast<size_t>(bytes));
-    validity = valid_buffer.finish();
-  }
-  return boolean_array(length, std::move(validity), nulls, value_buffer.finish());
-}
-
-/// Kleene AND (or OR) of two boolean Datums of `length` rows, 64 rows at a time.
-Datum kleene(bool is_and, const Datum& left, const Datum& right, int64_t length,
-             Allocator* allocator) {
-  const bool scalars = left.is_scalar() && right.is_scalar();
-  const int64_t rows = scalars ? 1 : length;
-  BooleanWords l(left, rows);
-  const BooleanWords r(right, rows);
-  for (size_t w = 0; w < l.values.size(); ++w) {
-    const uint64_t lv = l.valid[w];
-    const uint64_t rv = r.valid[w];
-    const uint64_t lx = l.values[w] & lv;
-    const uint64_t rx = r.values[w] & rv;
-    if (is_and) {
-      // False wins over null.
-      l.valid[w] = (lv & rv) | (lv & ~lx) | (rv & ~rx);
-      l.values[w] = lx & rx;
-    } else {
-      // True wins over null.
-      l.valid[w] = (lv & rv) | lx | rx;
-      l.values[w] = lx | rx;
-    }
-  }
-  BooleanWords::clear_tail(l.valid, rows);
-  Array out = words_to_array(rows, l.values, l.valid, allocator);
-  return scalars ? Datum::scalar(out) : Datum(out);
+/// Three-valued AND or OR.
+Datum kleene(bool is_and, const Datum& left, const Datum& right, Allocator* allocator) {
+  return is_and ? compute::kleene_and(left, right, allocator)
+                : compute::kleene_or(left, right, allocator);
 }
 
 /// Values of one operand for the rows of `rows`: a scalar, one value per row of the mask in
@@ -253,10 +135,11 @@ class Evaluator {
       }
       case Kind::kIsNull:
       case Kind::kIsNotNull:
-        return evaluate_is_null(evaluate(*node.operands[0], rows), node.kind == Kind::kIsNull,
-                                rows.length, allocator_);
+        return node.kind == Kind::kIsNull
+                   ? compute::is_null(evaluate(*node.operands[0], rows), allocator_)
+                   : compute::is_not_null(evaluate(*node.operands[0], rows), allocator_);
       case Kind::kNot:
-        return evaluate_not(evaluate(*node.operands[0], rows), allocator_);
+        return compute::logical_not(evaluate(*node.operands[0], rows), allocator_);
       case Kind::kAnd:
       case Kind::kOr:
         return logical(node, rows);
@@ -310,7 +193,7 @@ class Evaluator {
       if (!left.scalar_is_null() && left.array().as<BooleanArray>().value(0) != is_and) {
         return left;
       }
-      return kleene(is_and, left, evaluate(*node.operands[1], rows), rows.length, allocator_);
+      return kleene(is_and, left, evaluate(*node.operands[1], rows), allocator_);
     }
     // Undecided rows: null, or the value that does not decide (true for AND, false for OR).
     BooleanWords words(left, rows.length);
@@ -326,13 +209,13 @@ class Evaluator {
     }
     const BoundNode& right_node = *node.operands[1];
     if (count == rows.length) {
-      return kleene(is_and, left, evaluate(right_node, rows), rows.length, allocator_);
+      return kleene(is_and, left, evaluate(right_node, rows), allocator_);
     }
     const GatheredRows subset = gather_rows(rows, right_node, undecided, allocator_);
     const RowPiece piece{evaluate(right_node, subset.view()), &undecided, &undecided};
     // Decided rows get a null right side, which the decided left side overrides.
     const Datum right = scatter(boolean(), rows.length, {&piece, 1}, allocator_);
-    return kleene(is_and, left, right, rows.length, allocator_);
+    return kleene(is_and, left, right, allocator_);
   }
 
   /// Splits the rows of a condition into those where it is true and the others.
