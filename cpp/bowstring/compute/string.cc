@@ -508,15 +508,23 @@ Datum affix_constant(const Datum& haystack, std::string_view affix, ExecContext&
   const Offset* offsets = data.values<Offset>(1);
   const uint8_t* bytes = data.buffers[2] != nullptr ? data.buffers[2]->data() : nullptr;
   const auto affix_size = static_cast<int64_t>(affix.size());
-  MutableBuffer matches(length, context.allocator);
-  uint8_t* out = matches.mutable_data();
-  for (int64_t i = 0; i < length; ++i) {
-    const int64_t size = offsets[i + 1] - offsets[i];
-    const uint8_t* start = bytes + (kPrefix ? offsets[i] : offsets[i + 1] - affix_size);
-    out[i] = size >= affix_size && std::memcmp(start, affix.data(), affix.size()) == 0;
+  MutableBuffer bits(bit_util::bytes_for_bits(length), context.allocator);
+  uint8_t* out = bits.mutable_data();
+  // Eight rows make one output byte.
+  for (int64_t i = 0; i < length; i += 8) {
+    const int64_t block_end = std::min<int64_t>(i + 8, length);
+    unsigned byte = 0;
+    for (int64_t row = i; row < block_end; ++row) {
+      const int64_t size = offsets[row + 1] - offsets[row];
+      const uint8_t* start = bytes + (kPrefix ? offsets[row] : offsets[row + 1] - affix_size);
+      const bool match = size >= affix_size && std::memcmp(start, affix.data(), affix.size()) == 0;
+      byte |= static_cast<unsigned>(match) << (row - i);
+    }
+    out[i >> 3] = static_cast<uint8_t>(byte);
   }
-  return make_boolean_result(out, length, copy_validity(data, context.allocator), data.null_count(),
-                             haystack.is_scalar(), context.allocator);
+  Array array = make_fixed_width_array(boolean(), length, copy_validity(data, context.allocator),
+                                       data.null_count(), bits.finish());
+  return haystack.is_scalar() ? Datum::scalar(std::move(array)) : Datum(std::move(array));
 }
 
 template <bool kPrefix>

@@ -342,7 +342,6 @@ IntArg::IntArg(const Datum& datum) : scalar_(datum.is_scalar()) {
 StringOutput::StringOutput(TypePtr type, int64_t length, Allocator* allocator)
     : type_(std::move(type)),
       length_(length),
-      allocator_(allocator),
       offset_builder_(allocator),
       data_(allocator),
       validity_(allocator) {
@@ -409,15 +408,6 @@ Datum all_null(const TypePtr& type, std::span<const Datum> arguments, Allocator*
   builder->append_nulls(length);
   Array array = builder->finish();
   return all_scalars(arguments) ? Datum::scalar(std::move(array)) : Datum(std::move(array));
-}
-
-Datum make_boolean_result(const uint8_t* bytes, int64_t length, std::shared_ptr<Buffer> validity,
-                          int64_t null_count, bool scalar, Allocator* allocator) {
-  BitmapBuilder bits(allocator);
-  bits.append_bytes(bytes, length);
-  Array array =
-      make_fixed_width_array(boolean(), length, std::move(validity), null_count, bits.finish());
-  return scalar ? Datum::scalar(std::move(array)) : Datum(std::move(array));
 }
 
 }  // namespace bowstring::compute::strings

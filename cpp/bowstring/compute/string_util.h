@@ -244,14 +244,8 @@ class StringOutput {
     check_size();
     offsets_[++row_] = static_cast<int32_t>(data_.size());
   }
-  /// Ends the current row as null (its bytes, if any, are kept but unreferenced).
+  /// Ends the current row as null (bytes appended to it stay in the data, unread).
   void finish_null_row();
-  /// Appends `bytes` as a whole row.
-  void append_row(std::string_view bytes) {
-    append(bytes);
-    finish_row();
-  }
-  int64_t data_size() const { return data_.size(); }
 
   /// The array (or, for `scalar`, a Datum scalar).
   Datum finish(bool scalar);
@@ -266,7 +260,6 @@ class StringOutput {
 
   TypePtr type_;
   int64_t length_;
-  Allocator* allocator_;
   TypedBufferBuilder<int32_t> offset_builder_;
   int32_t* offsets_;
   BufferBuilder data_;
@@ -284,9 +277,5 @@ int64_t result_length(std::span<const Datum> arguments);
 bool any_null_type(std::span<const Datum> arguments);
 /// A result of `type` whose every row is null.
 Datum all_null(const TypePtr& type, std::span<const Datum> arguments, Allocator* allocator);
-
-/// A boolean array (or scalar) from one byte per row (0 or 1) and validity.
-Datum make_boolean_result(const uint8_t* bytes, int64_t length, std::shared_ptr<Buffer> validity,
-                          int64_t null_count, bool scalar, Allocator* allocator);
 
 }  // namespace bowstring::compute::strings
