@@ -89,6 +89,7 @@ std::vector<std::string> suggested_columns(const std::string& name, const Schema
   std::vector<std::string> candidates = schema.field_names();
   std::sort(candidates.begin(), candidates.end());
   std::vector<std::pair<size_t, std::string>> ranked;
+  ranked.reserve(candidates.size());
   for (std::string& candidate : candidates) {
     ranked.emplace_back(edit_distance_exact(sql_id(candidate), name), std::move(candidate));
   }
@@ -137,6 +138,26 @@ std::string ordinal(size_t i) {
   static constexpr const char* kOrdinals[] = {"first", "second",  "third",  "fourth", "fifth",
                                               "sixth", "seventh", "eighth", "ninth",  "tenth"};
   return i < 10 ? kOrdinals[i] : std::to_string(i + 1) + "th";
+}
+
+/// The SQL texts of `nodes`.
+std::vector<std::string> sql_texts(const std::vector<BoundNodePtr>& nodes) {
+  std::vector<std::string> texts;
+  texts.reserve(nodes.size());
+  for (const BoundNodePtr& node : nodes) {
+    texts.push_back(node->sql);
+  }
+  return texts;
+}
+
+/// The types of `nodes`.
+std::vector<TypePtr> types_of(const std::vector<BoundNodePtr>& nodes) {
+  std::vector<TypePtr> types;
+  types.reserve(nodes.size());
+  for (const BoundNodePtr& node : nodes) {
+    types.push_back(node->type);
+  }
+  return types;
 }
 
 class Binder {
@@ -194,10 +215,7 @@ class Binder {
   /// for the operands' ("{0} + {1}" is printed in parentheses).
   static BoundNodePtr make(Kind kind, TypePtr type, bool nullable,
                            std::vector<BoundNodePtr> operands, std::string_view pattern) {
-    std::vector<std::string> texts;
-    for (const BoundNodePtr& operand : operands) {
-      texts.push_back(operand->sql);
-    }
+    std::vector<std::string> texts = sql_texts(operands);
     auto node = std::make_shared<BoundNode>();
     node->kind = kind;
     node->type = std::move(type);
@@ -335,21 +353,14 @@ class Binder {
       return bind_logical(Kind::kNot, std::move(arguments));
     }
     const compute::Function& function = registry_.get(name);
-    std::vector<std::string> texts;
-    for (const BoundNodePtr& argument : arguments) {
-      texts.push_back(argument->sql);
-    }
-    const std::string sql = detail::call_sql(function.name(), texts);
+    const std::string sql = detail::call_sql(function.name(), sql_texts(arguments));
     if (function.kind() != compute::Function::Kind::kScalar) {
       throw AnalysisError("UNSUPPORTED_EXPR_FOR_OPERATOR",
                           "The aggregate function " + sql_id(function.name()) +
                               " cannot be evaluated row by row, in \"" + sql + "\".");
     }
     function.check_arity(static_cast<int64_t>(arguments.size()));
-    std::vector<TypePtr> types;
-    for (const BoundNodePtr& argument : arguments) {
-      types.push_back(argument->type);
-    }
+    const std::vector<TypePtr> types = types_of(arguments);
     compute::Resolution resolution;
     try {
       resolution = function.resolve(types, options);
@@ -361,17 +372,13 @@ class Binder {
       arguments[i] = coerce(std::move(arguments[i]), resolution.arguments[i]);
       any_nullable = any_nullable || arguments[i]->nullable;
     }
-    texts.clear();
-    for (const BoundNodePtr& argument : arguments) {
-      texts.push_back(argument->sql);
-    }
     auto node = std::make_shared<BoundNode>();
     node->kind = Kind::kCall;
     node->type = resolution.output;
     node->nullable = any_nullable || function.null_handling() != compute::NullHandling::kPropagates;
     node->function = static_cast<const compute::ScalarFunction*>(&function);
     node->options = options;
-    node->sql = detail::call_sql(function.name(), texts);
+    node->sql = detail::call_sql(function.name(), sql_texts(arguments));
     node->operands = std::move(arguments);
     finish(*node);
     return fold(node);
@@ -401,10 +408,7 @@ class Binder {
   /// `function` when there is none.
   TypePtr common_type(const std::vector<BoundNodePtr>& operands, const std::string& function,
                       const std::string& sql) {
-    std::vector<TypePtr> types;
-    for (const BoundNodePtr& operand : operands) {
-      types.push_back(operand->type);
-    }
+    const std::vector<TypePtr> types = types_of(operands);
     const std::optional<TypePtr> common = compute::wider_common_type(types);
     if (!common.has_value()) {
       std::string names;
@@ -512,10 +516,7 @@ class Binder {
 
   /// if, coalesce, nvl and ifnull, which evaluate each argument only on the rows that need it.
   BoundNodePtr bind_conditional(const std::string& name, std::vector<BoundNodePtr> arguments) {
-    std::vector<std::string> texts;
-    for (const BoundNodePtr& argument : arguments) {
-      texts.push_back(argument->sql);
-    }
+    std::vector<std::string> texts = sql_texts(arguments);
     const std::string sql = detail::call_sql(name, texts);
     const size_t expected = name == "if" ? 3 : (name == "coalesce" ? 0 : 2);
     if ((expected != 0 && arguments.size() != expected) || arguments.empty()) {

@@ -188,7 +188,7 @@ class Evaluator {
   /// (false for AND, true for OR).
   Datum logical(const BoundNode& node, const Rows& rows) {
     const bool is_and = node.kind == Kind::kAnd;
-    const Datum left = evaluate(*node.operands[0], rows);
+    Datum left = evaluate(*node.operands[0], rows);
     if (left.is_scalar()) {
       if (!left.scalar_is_null() && left.array().as<BooleanArray>().value(0) != is_and) {
         return left;
@@ -302,6 +302,7 @@ class Evaluator {
       pieces.push_back(evaluate_on(*node.operands.back(), rows, std::move(remaining)));
     }
     std::vector<RowMask> targets;
+    targets.reserve(pieces.size());
     for (const Piece& piece : pieces) {
       targets.push_back(piece.rows);
     }

@@ -507,15 +507,15 @@ ExprPtr try_cast(ExprPtr value, TypePtr type) {
   return make_cast(std::move(value), std::move(type), true);
 }
 
-ExprPtr case_when(std::vector<std::pair<ExprPtr, ExprPtr>> branches, ExprPtr otherwise) {
+ExprPtr case_when(const std::vector<std::pair<ExprPtr, ExprPtr>>& branches, ExprPtr otherwise) {
   if (branches.empty()) {
     throw InvalidArgument("CASE WHEN needs at least one WHEN branch");
   }
   std::vector<ExprPtr> operands;
   operands.reserve(branches.size() * 2 + 1);
-  for (auto& [condition, value] : branches) {
-    operands.push_back(std::move(condition));
-    operands.push_back(std::move(value));
+  for (const auto& [condition, value] : branches) {
+    operands.push_back(condition);
+    operands.push_back(value);
   }
   const bool has_else = otherwise != nullptr;
   if (has_else) {

@@ -102,7 +102,8 @@ ExprPtr cast(ExprPtr value, TypePtr type);
 ExprPtr try_cast(ExprPtr value, TypePtr type);
 /// `CASE WHEN c1 THEN v1 WHEN c2 THEN v2 ... ELSE otherwise END`; without `otherwise` rows that
 /// match no condition are null.
-ExprPtr case_when(std::vector<std::pair<ExprPtr, ExprPtr>> branches, ExprPtr otherwise = nullptr);
+ExprPtr case_when(const std::vector<std::pair<ExprPtr, ExprPtr>>& branches,
+                  ExprPtr otherwise = nullptr);
 /// `value IN (list...)`, with Spark's null semantics (null when nothing matches and the list
 /// holds a null).
 ExprPtr in(ExprPtr value, std::vector<ExprPtr> list);
