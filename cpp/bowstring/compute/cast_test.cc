@@ -181,6 +181,12 @@ TEST(CastString, ToIntegerInAnsiMode) {
               cast_invalid(quoted(text), "STRING", "INT"))
         << text;
   }
+  // Control characters are trimmed like spaces; a no-break space is not.
+  expect_equal(run(make_string_array({std::string("12\x01")}), int32()), make_array<int32_t>({12}));
+  EXPECT_THROW(run(make_string_array({"\xc2\xa0"
+                                      "12"}),
+                   int32()),
+               NumberFormatError);
   EXPECT_EQ(ansi_error<NumberFormatError>(make_string_array({"128"}), int8()),
             cast_invalid("'128'", "STRING", "TINYINT"));
   expect_equal(run(make_string_array({"-9223372036854775808", "9223372036854775807"}), int64()),
@@ -227,6 +233,8 @@ TEST(CastString, ToDouble) {
               cast_invalid(quoted(text), "STRING", "DOUBLE"))
         << text;
   }
+  const Array negative_zero = run(make_string_array({"-0"}), float64());
+  EXPECT_TRUE(std::signbit(DoubleArray(negative_zero).value(0)));
   expect_equal(run(make_string_array({"abc", "2"}), float64(), Mode::kLegacy),
                make_array<double>({std::nullopt, 2.0}));
 }
@@ -309,6 +317,7 @@ TEST(CastToString, DecimalsArePlainInAnsiModeAndJavaStringsInLegacy) {
   expect_equal(run(input, utf8()),
                make_string_array({"0.0000000001", "0.0000000000", "0.0000001000", "-12.5000000000",
                                   std::nullopt}));
+  expect_equal(run(input.slice(0, 1), utf8(), Mode::kTry), make_string_array({"0.0000000001"}));
   expect_equal(run(input, utf8(), Mode::kLegacy),
                make_string_array({"1E-10", "0E-10", "1.000E-7", "-12.5000000000", std::nullopt}));
 }
@@ -405,6 +414,11 @@ TEST(CastBinary, StringsAndBinariesShareTheirBytes) {
   EXPECT_EQ(binaries.type()->id(), TypeId::kBinary);
   EXPECT_EQ(binaries.data()->buffers[2], strings.data()->buffers[2]);
   expect_equal(run(binaries, utf8()), strings);
+  // Spark keeps the bytes of a binary as they are, valid UTF-8 or not.
+  const Array raw = make_string_array({std::string("A\xff")}, binary());
+  ExecContext context;
+  const Array text = cast(Datum(raw), utf8(), context).array();
+  EXPECT_EQ(StringArray(text).value(0), "A\xff");
   expect_equal(run(make_string_array({"x", std::nullopt, "yz"}, large_binary()).slice(1), utf8()),
                make_string_array({std::nullopt, "yz"}));
   expect_equal(run(make_string_array({"a string longer than twelve"}, utf8_view()), binary()),

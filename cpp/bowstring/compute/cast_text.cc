@@ -163,9 +163,24 @@ Float parse_with_strtod(const char* begin, const char* end) {
 
 template <typename Float>
 ParseResult parse_floating(const char* begin, const char* end, Float* out) {
-  trim(begin, end);
+  if (begin < end && (is_trimmed(*begin) || is_trimmed(end[-1]))) [[unlikely]] {
+    trim(begin, end);
+  }
   if (begin == end) {
     return ParseResult::kInvalid;
+  }
+  {
+    // The common case, a plain decimal number, read directly: from_chars takes no sign, and
+    // its only forms beyond Java's (inf, nan) start with a letter, which is excluded here.
+    const char* p = begin + (*begin == '-' || *begin == '+');
+    if (p < end && (is_digit(*p) || *p == '.')) {
+      Float value;
+      const std::from_chars_result result = std::from_chars(p, end, value);
+      if (result.ec == std::errc() && result.ptr == end) {
+        *out = *begin == '-' ? -value : value;
+        return ParseResult::kOk;
+      }
+    }
   }
   if (!is_digit(*begin) && *begin != '.' && parse_special(begin, end, out)) {
     return ParseResult::kOk;
