@@ -59,6 +59,7 @@ test: test-cpp test-python
 demo: build
 	$(BUILD)/examples/bowstring_demo
 	$(PY) examples/udf_demo.py
+	$(PY) examples/compute_demo.py
 
 bench: build
 	$(PY) bench/allocators.py $(BUILD)
