@@ -139,8 +139,6 @@ def functions() -> List[Dict[str, Any]]:
     return list(_core._compute.functions())
 
 
-
-
 def filter(values: Any, mask: Any) -> Any:  # noqa: A001 - Spark's and pyarrow's name
     """The rows of `values` where `mask` is true, as ``DataFrame.filter`` keeps them.
 

@@ -332,6 +332,12 @@ TEST(Aggregate, ApproxCountDistinct) {
   EXPECT_EQ(HyperLogLogSketches::precision_for(0.05), 9);
   EXPECT_EQ(HyperLogLogSketches::precision_for(0.01), 14);
   EXPECT_THROW(HyperLogLogSketches::precision_for(0.5), InvalidArgument);
+  // Zero, negative and NaN deviations give no finite precision: refused, not converted.
+  EXPECT_THROW(HyperLogLogSketches::precision_for(0.0), InvalidArgument);
+  EXPECT_THROW(HyperLogLogSketches::precision_for(-0.1), InvalidArgument);
+  EXPECT_THROW(HyperLogLogSketches::precision_for(std::nan("")), InvalidArgument);
+  EXPECT_THROW(whole("approx_count_distinct", {few, Datum::scalar(make_array<double>({0.0}))}),
+               InvalidArgument);
 }
 
 TEST(Aggregate, Errors) {

@@ -16,13 +16,15 @@ constexpr double kLinearCountingThresholds[] = {
 }  // namespace
 
 int HyperLogLogSketches::precision_for(double rsd) {
-  const int p = static_cast<int>(std::ceil(2.0 * std::log(1.106 / rsd) / std::log(2.0)));
-  if (!(p >= 4) || p > 18) {
+  // Checked as a double: an rsd of zero, a negative one or NaN gives an infinite or NaN
+  // precision, which cannot be converted to an int.
+  const double bits = std::ceil(2.0 * std::log(1.106 / rsd) / std::log(2.0));
+  if (!(bits >= 4.0 && bits <= 18.0)) {
     throw InvalidArgument("approx_count_distinct: the relative standard deviation " +
                           std::to_string(rsd) + " is out of range (it must give a precision " +
                           "between 4 and 18; 0.05 is the default)");
   }
-  return p;
+  return static_cast<int>(bits);
 }
 
 HyperLogLogSketches::HyperLogLogSketches(double rsd)

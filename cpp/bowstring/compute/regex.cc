@@ -266,6 +266,19 @@ class PatternSource {
 
 re2::StringPiece piece(std::string_view text) { return {text.data(), text.size()}; }
 
+/// Where the next search of `value` starts after a match of [begin, end): at its end, or after
+/// an empty match one character further, as in Java; past the end of `value` when an empty
+/// match ends it (the search loops stop there).
+size_t search_after_match(std::string_view value, size_t begin, size_t end) {
+  if (end != begin) {
+    return end;
+  }
+  if (end >= value.size()) {
+    return value.size() + 1;
+  }
+  return end + static_cast<size_t>(strings::sequence_length(static_cast<uint8_t>(value[end])));
+}
+
 Datum rlike(std::span<const Datum> arguments, ExecContext& context) {
   StringArg text(arguments[0]);
   PatternSource patterns(arguments[1], "rlike");
@@ -428,16 +441,7 @@ Datum regexp_replace(std::span<const Datum> arguments, ExecContext& context) {
         }
       }
       copied = end;
-      if (end == begin) {
-        // After an empty match the search goes on from the next character, as in Java.
-        if (end >= size) {
-          break;
-        }
-        search =
-            end + static_cast<size_t>(strings::sequence_length(static_cast<uint8_t>(value[end])));
-      } else {
-        search = end;
-      }
+      search = search_after_match(value, begin, end);
     }
     out.append(value.substr(copied));
     return true;
@@ -483,15 +487,7 @@ void split_row(std::string_view value, const RE2& regex, bool empty_pattern, int
     } else {
       break;
     }
-    if (end == begin) {
-      if (end >= size) {
-        break;
-      }
-      search =
-          end + static_cast<size_t>(strings::sequence_length(static_cast<uint8_t>(value[end])));
-    } else {
-      search = end;
-    }
+    search = search_after_match(value, begin, end);
   }
   if (!found_any || index == 0) {
     if (pieces == 0) {

@@ -674,7 +674,11 @@ Datum repeat_string(std::span<const Datum> arguments, ExecContext& context) {
   return map_to_string(arguments, utf8(), context, [&](int64_t i, StringOutput& out) {
     const std::string_view value = text.value(i);
     const int64_t n = times.value(i);
-    if (n > 0 && static_cast<int64_t>(value.size()) * n > kIntMax) {
+    if (value.empty() || n <= 0) {
+      return true;
+    }
+    // Compared by division: the product of a BIGINT count and the size can pass 64 bits.
+    if (n > kIntMax / static_cast<int64_t>(value.size())) {
       throw SparkRuntimeError("COLLECTION_SIZE_LIMIT_EXCEEDED.FUNCTION",
                               "Can't repeat a string of " + std::to_string(value.size()) +
                                   " bytes " + std::to_string(n) +

@@ -208,6 +208,14 @@ TEST(RepeatTest, RepeatsOrGivesEmpty) {
                strs({"ababab", kNull, ""}));
 }
 
+TEST(RepeatTest, HugeCountsFailOrGiveEmptyWithoutOverflow) {
+  // A BIGINT count whose product with the size passes 64 bits is refused, not wrapped; an empty
+  // string repeated any number of times is empty at once.
+  const Datum huge = Datum::scalar(make_array<int64_t>({int64_t{1} << 62}));
+  EXPECT_THROW(run("repeat", {strs({"ab"}), huge}), SparkRuntimeError);
+  expect_array(run("repeat", {strs({""}), huge}), strs({""}));
+}
+
 TEST(PositionTest, InstrAndLocateCountCharacters) {
   expect_array(
       run("instr", {strs({"日本語", "abc", "abc", kNull, "😀a"}), strs({"語", "", "x", "a", "a"})}),
