@@ -378,6 +378,25 @@ TEST(SortNested, ListsOfStructsOfLists) {
   EXPECT_EQ(sorted(outer.slice(5, 5), kDescending), (Rows{1, 4, 0, 3, 2}));
 }
 
+TEST(SortNested, DictionaryRunEndAndExtensionOfStructs) {
+  const Array structs = spark_structs();
+  // Rows pick structs 3 (1, NaN), 1 (null), 5 (0, 9.0), 8 (1, -0.0), 9 (1, 0.0), null index.
+  const Array codes = bowstring::testing::dictionary_of(
+      bowstring::dictionary(int8(), structs.type()), {3, 1, 5, 8, 9, std::nullopt}, structs);
+  EXPECT_EQ(sorted(codes), (Rows{1, 5, 2, 3, 4, 0}));
+  EXPECT_EQ(sorted(codes, kDescending), (Rows{0, 3, 4, 2, 1, 5}));
+  const Array runs = bowstring::testing::run_end_encoded_of(
+      run_end_encoded(int32(), structs.type()), {2, 3, 5}, structs.slice(4, 3));
+  // Runs of (1, null), (0, 9.0), (1, Infinity).
+  EXPECT_EQ(sorted(runs), (Rows{2, 0, 1, 3, 4}));
+  const Array wrapped = bowstring::testing::make_array(
+      extension(structs.type(), "example.point"), structs.length(), structs.data()->buffers,
+      {StructArray(structs).field(0), StructArray(structs).field(1)});
+  EXPECT_EQ(sorted(wrapped), (Rows{1, 7, 2, 5, 4, 8, 9, 0, 6, 3}));
+  const Array listed = bowstring::testing::list_of(list(wrapped.type()), {0, 2, 3}, wrapped);
+  EXPECT_EQ(sorted(listed), (Rows{1, 0}));
+}
+
 TEST(SortNested, EmptyAndAllNull) {
   EXPECT_EQ(sorted(spark_structs().slice(3, 0)), Rows{});
   EXPECT_EQ(sorted(spark_deep().slice(0, 0), kDescending), Rows{});
