@@ -722,6 +722,27 @@ std::string plain_digits(bool negative, std::string_view digits, int64_t exponen
   return text;
 }
 
+/// The common text of an integer: an optional sign and 1 to 18 ASCII digits, which cannot
+/// overflow an int64. False for any other text (spaces, a fraction, more digits), which the
+/// general parser then reads; a branch-free digit loop keeps the common case fast.
+inline bool parse_plain_integer(const char* p, const char* end, int64_t& out) {
+  const bool negative = p < end && *p == '-';
+  p += (p < end && (*p == '-' || *p == '+')) ? 1 : 0;
+  const int64_t count = end - p;
+  if (count < 1 || count > 18) {
+    return false;
+  }
+  uint64_t magnitude = 0;
+  bool all_digits = true;
+  for (; p < end; ++p) {
+    const auto digit = static_cast<unsigned>(static_cast<unsigned char>(*p) - '0');
+    all_digits &= digit < 10;
+    magnitude = magnitude * 10 + digit;
+  }
+  out = negative ? -static_cast<int64_t>(magnitude) : static_cast<int64_t>(magnitude);
+  return all_digits;
+}
+
 // --- casts to each family -------------------------------------------------------------------
 
 template <typename Out>
@@ -784,6 +805,10 @@ Array cast_to_integer(const CastState& state) {
             [&](int64_t i, Out& out) {
               const std::string_view text = strings.value(i);
               int64_t value = 0;
+              if (parse_plain_integer(text.data(), text.data() + text.size(), value)) [[likely]] {
+                out = static_cast<Out>(value);
+                return std::in_range<Out>(value);
+              }
               if (cast_text::parse_integer(text.data(), text.data() + text.size(),
                                            std::numeric_limits<Out>::min(),
                                            std::numeric_limits<Out>::max(), allow_fraction,
