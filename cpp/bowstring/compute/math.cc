@@ -228,7 +228,12 @@ double round_double(double x, int32_t scale, Rounding mode) {
       digits.push_back(repr[i]);
     }
   }
-  const int exponent = std::atoi(repr.data() + e + 1);
+  int exponent = 0;
+  const char* exponent_text = repr.data() + e + 1;
+  if (*exponent_text == '+') {
+    ++exponent_text;
+  }
+  std::from_chars(exponent_text, repr.data() + repr.size(), exponent);
   const int n = static_cast<int>(digits.size());
   // Digit i has weight 10^(exponent - i); keep those of weight >= 10^-scale.
   const int64_t keep = static_cast<int64_t>(exponent) + scale + 1;
