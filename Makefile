@@ -65,6 +65,7 @@ bench: build
 	$(PY) bench/builders.py $(BUILD)
 	$(PY) bench/ipc.py $(BUILD)
 	$(PY) bench/udf.py $(BUILD)
+	$(PY) bench/compute.py $(BUILD)
 
 format: setup
 	clang-format -i $(CXX_SOURCES) $(FUZZ_SOURCES)

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import datetime
 import decimal
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
-__all__ = ["call", "functions"]
+__all__ = ["call", "filter", "functions", "group_by", "sort_indices", "take", "top_n"]
 
 _INT32_MIN = -(2**31)
 _INT32_MAX = 2**31 - 1
@@ -139,3 +139,234 @@ def functions() -> List[Dict[str, Any]]:
     return list(_core._compute.functions())
 
 
+
+
+def filter(values: Any, mask: Any) -> Any:  # noqa: A001 - Spark's and pyarrow's name
+    """The rows of `values` where `mask` is true, as ``DataFrame.filter`` keeps them.
+
+    Parameters
+    ----------
+    values
+        An Arrow array of any type (anything exposing ``__arrow_c_array__`` or
+        ``__arrow_c_stream__``).
+    mask
+        A boolean Arrow array of the same length. A null in it drops the row, as a null
+        condition does in Spark's ``WHERE``.
+
+    Returns
+    -------
+    bowstring.Array
+        The selected rows, in order.
+
+    Raises
+    ------
+    TypeError
+        The mask is not boolean.
+    ValueError
+        The mask and the values differ in length.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> from bowstring import compute
+    >>> pa.array(compute.filter(pa.array([1, 2, 3]), pa.array([True, None, True]))).to_pylist()
+    [1, 3]
+    """
+    from bowstring import _core
+
+    return _core._compute_filter(values, mask)
+
+
+def take(values: Any, indices: Any) -> Any:
+    """Row ``indices[i]`` of `values` for each i.
+
+    Parameters
+    ----------
+    values
+        An Arrow array of any type.
+    indices
+        An Arrow array of any integer type; a null index gives a null row.
+
+    Returns
+    -------
+    bowstring.Array
+        One row per index.
+
+    Raises
+    ------
+    IndexError
+        An index is negative or not below ``len(values)``; the message names it.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> from bowstring import compute
+    >>> pa.array(compute.take(pa.array(["a", "b"]), pa.array([1, None, 0]))).to_pylist()
+    ['b', None, 'a']
+    """
+    from bowstring import _core
+
+    return _core._compute_take(values, indices)
+
+
+def _sort_orders(
+    keys: Sequence[Any],
+    ascending: Union[bool, Sequence[bool]],
+    nulls_first: Union[Optional[bool], Sequence[Optional[bool]]],
+) -> Tuple[List[Any], List[bool], List[Optional[bool]]]:
+    """The keys as a list, with one `ascending` and one `nulls_first` entry per key."""
+    key_list = list(keys)
+    if isinstance(ascending, bool):
+        ascending = [ascending] * len(key_list)
+    if nulls_first is None or isinstance(nulls_first, bool):
+        nulls_first = [nulls_first] * len(key_list)
+    return key_list, list(ascending), list(nulls_first)
+
+
+def sort_indices(
+    keys: Sequence[Any],
+    ascending: Union[bool, Sequence[bool]] = True,
+    nulls_first: Union[Optional[bool], Sequence[Optional[bool]]] = None,
+) -> Any:
+    """The row numbers that sort `keys` as Spark's ``orderBy`` does (a stable sort).
+
+    Spark's order: NaN is greater than every other value (infinity included) and equal to
+    every NaN, -0.0 equals 0.0, strings and binaries compare by their bytes, false comes
+    before true, dictionary arrays sort by their values.
+
+    Parameters
+    ----------
+    keys : list
+        Arrow arrays of equal length; the first decides first, the next break its ties.
+    ascending : bool or list of bool
+        The direction of each key (one value for all keys, or one per key).
+    nulls_first : bool, None, or a list of them
+        Where each key's nulls go; None is Spark's default: first when ascending, last when
+        descending (``asc_nulls_first`` / ``desc_nulls_last``).
+
+    Returns
+    -------
+    bowstring.Array
+        The row numbers (uint64) in sorted order.
+
+    Raises
+    ------
+    TypeError
+        A key has a type that cannot be sorted (structs, lists, maps, unions).
+    ValueError
+        The keys differ in length, or there are none.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> from bowstring import compute
+    >>> values = pa.array([2.0, None, float("nan"), -1.0])
+    >>> pa.array(compute.sort_indices([values])).to_pylist()
+    [1, 3, 0, 2]
+    >>> pa.array(compute.sort_indices([values], ascending=False)).to_pylist()
+    [2, 0, 3, 1]
+    """
+    from bowstring import _core
+
+    key_list, ascending_list, nulls_first_list = _sort_orders(keys, ascending, nulls_first)
+    return _core._compute_sort_indices(key_list, ascending_list, nulls_first_list)
+
+
+def top_n(
+    keys: Sequence[Any],
+    n: int,
+    ascending: Union[bool, Sequence[bool]] = True,
+    nulls_first: Union[Optional[bool], Sequence[Optional[bool]]] = None,
+) -> Any:
+    """The first `n` row numbers of ``sort_indices(keys, ascending, nulls_first)``, found
+    without sorting every row (Spark's ``orderBy(...).limit(n)``).
+
+    Parameters
+    ----------
+    keys : list
+        Arrow arrays of equal length, as for `sort_indices`.
+    n : int
+        How many row numbers to return (all of them when there are fewer rows).
+    ascending, nulls_first
+        As for `sort_indices`.
+
+    Returns
+    -------
+    bowstring.Array
+        At most `n` row numbers (uint64) in sorted order.
+
+    Raises
+    ------
+    ValueError
+        `n` is negative, or the keys differ in length.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> from bowstring import compute
+    >>> pa.array(compute.top_n([pa.array([5, 1, None, 3])], 2, ascending=False)).to_pylist()
+    [0, 3]
+    """
+    from bowstring import _core
+
+    key_list, ascending_list, nulls_first_list = _sort_orders(keys, ascending, nulls_first)
+    return _core._compute_top_n(key_list, ascending_list, nulls_first_list, n)
+
+
+Aggregation = Union[
+    Tuple[str, Sequence[Any]],
+    Tuple[str, Sequence[Any], Dict[str, Any]],
+]
+
+
+def group_by(
+    keys: Sequence[Any],
+    aggregations: Sequence[Aggregation],
+    names: Optional[Sequence[str]] = None,
+    ansi: bool = True,
+) -> Any:
+    """Group rows by key columns and compute aggregates per group, as Spark's
+    ``df.groupBy(*keys).agg(...)`` does.
+
+    Parameters
+    ----------
+    keys : sequence of array-like
+        The key columns: Arrow arrays of one length (anything exposing ``__arrow_c_array__``
+        or ``__arrow_c_stream__``). Nulls form a group; NaN values group together, and -0.0
+        with 0.0.
+    aggregations : sequence of tuple
+        ``(function, [arguments])`` or ``(function, [arguments], options)``: an aggregate
+        function's Spark name (``"sum"``, ``"count"``, ``"avg"``, ``"collect_list"``...) and its
+        arguments, arrays as long as the keys or scalars (``("count", [])`` is ``count(*)``).
+    names : sequence of str, optional
+        Names of the result's columns, one per key then one per aggregation; by default
+        ``key0, key1...`` then ``function(i)`` for the i-th aggregation's function.
+    ansi : bool
+        Spark's ``spark.sql.ansi.enabled``: when True an overflowing sum raises.
+
+    Returns
+    -------
+    bowstring.Table
+        The unique keys, then one column per aggregation; one row per group, in order of the
+        groups' first appearance. It exposes ``__arrow_c_stream__`` (``pyarrow.table(result)``).
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> from bowstring import compute
+    >>> result = compute.group_by([pa.array(["a", "b", "a"])], [("sum", [pa.array([1, 2, 3])])])
+    >>> pa.table(result).to_pydict()
+    {'key0': ['a', 'b'], 'sum(0)': [4, 2]}
+    """
+    from bowstring import _core
+
+    prepared = []
+    for aggregation in aggregations:
+        function, arguments = aggregation[0], aggregation[1]
+        options = dict(aggregation[2]) if len(aggregation) > 2 else {}
+        prepared.append((function, [_argument(arg) for arg in arguments], options))
+    if names is None:
+        names = [f"key{i}" for i in range(len(keys))] + [
+            f"{aggregation[0]}({i})" for i, aggregation in enumerate(aggregations)
+        ]
+    return _core._compute.group_by(list(keys), prepared, list(names), ansi)

@@ -1,8 +1,359 @@
+#include "bowstring/compute/predicates.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bowstring/compute/coercion.h"
+#include "bowstring/compute/errors.h"
 #include "bowstring/compute/function.h"
 #include "bowstring/compute/registry_areas.h"
 
 namespace bowstring::compute {
 
-void register_predicate_functions(FunctionRegistry& /*registry*/) {}
+namespace {
+
+using Resolver = std::function<Resolution(std::span<const TypePtr>, const std::string& name)>;
+using Executor = std::function<Datum(std::span<const Datum>, ExecContext&)>;
+
+/// A function of this area: its type rules and its kernel as callables.
+class PredicateFunction final : public ScalarFunction {
+ public:
+  PredicateFunction(std::string name, Arity arity, NullHandling null_handling,
+                    std::string description, std::vector<std::string> signatures, Resolver resolver,
+                    Executor executor)
+      : ScalarFunction(std::move(name), arity, null_handling, std::move(description)),
+        signatures_(std::move(signatures)),
+        resolver_(std::move(resolver)),
+        executor_(std::move(executor)) {}
+
+  std::vector<std::string> signatures() const override { return signatures_; }
+
+  Resolution resolve(std::span<const TypePtr> arguments,
+                     const FunctionOptions& /*options*/) const override {
+    return resolver_(arguments, name());
+  }
+
+  Datum execute(std::span<const Datum> arguments, const FunctionOptions& /*options*/,
+                ExecContext& context) const override {
+    return executor_(arguments, context);
+  }
+
+ private:
+  std::vector<std::string> signatures_;
+  Resolver resolver_;
+  Executor executor_;
+};
+
+std::string quoted_types(std::span<const TypePtr> types) {
+  std::string listed;
+  for (const TypePtr& type : types) {
+    listed.append(listed.empty() ? "(\"" : ", \"").append(spark_type_name(*type)).append("\"");
+  }
+  return listed + ")";
+}
+
+[[noreturn]] void throw_unexpected_type(const std::string& function, size_t index,
+                                        const std::string& required, const TypePtr& type) {
+  throw AnalysisError("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+                      "Cannot resolve \"" + function +
+                          "\" due to data type mismatch: the parameter " +
+                          std::to_string(index + 1) + " requires the " + required +
+                          " type, however it has the type \"" + spark_type_name(*type) + "\".");
+}
+
+/// The type both sides of a comparison are cast to; `AnalysisError` when Spark refuses it.
+TypePtr comparison_type_or_throw(const TypePtr& left, const TypePtr& right,
+                                 const std::string& function) {
+  std::optional<TypePtr> common = comparison_type(left, right);
+  if (!common || !is_comparable(**common)) {
+    const TypePtr both[] = {left, right};
+    throw AnalysisError("DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES",
+                        "Cannot resolve \"" + function +
+                            "\" due to data type mismatch: the left and right operands of the "
+                            "binary operator have incompatible types " +
+                            quoted_types(both) + ".");
+  }
+  return *common;
+}
+
+Resolution resolve_comparison(std::span<const TypePtr> arguments, const std::string& name) {
+  TypePtr common = comparison_type_or_throw(arguments[0], arguments[1], name);
+  return {boolean(), {common, common}};
+}
+
+/// A boolean argument: boolean, or NULL (which the kernels read as a null boolean).
+void check_boolean_argument(const std::string& function, size_t index, const TypePtr& type) {
+  if (type->id() != TypeId::kBoolean && type->id() != TypeId::kNull) {
+    throw_unexpected_type(function, index, "\"BOOLEAN\"", type);
+  }
+}
+
+Resolution resolve_boolean_logic(std::span<const TypePtr> arguments, const std::string& name) {
+  Resolution resolution{boolean(), {}};
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    check_boolean_argument(name, i, arguments[i]);
+    resolution.arguments.push_back(arguments[i]);
+  }
+  return resolution;
+}
+
+Resolution resolve_null_test(std::span<const TypePtr> arguments, const std::string&) {
+  return {boolean(), {arguments[0]}};
+}
+
+Resolution resolve_isnan(std::span<const TypePtr> arguments, const std::string& name) {
+  const TypePtr& type = arguments[0];
+  if (type->id() == TypeId::kFloat32 || type->id() == TypeId::kFloat64 ||
+      type->id() == TypeId::kNull) {
+    return {boolean(), {type}};
+  }
+  if (!is_numeric(spark_type_of(*type))) {
+    throw_unexpected_type(name, 0, "(\"DOUBLE\" or \"FLOAT\")", type);
+  }
+  return {boolean(), {float64()}};
+}
+
+/// Every argument cast to their wider common type, which is also the result type.
+Resolution resolve_common(std::span<const TypePtr> arguments, const std::string& name) {
+  TypePtr common = wider_type(arguments, name);
+  return {common, std::vector<TypePtr>(arguments.size(), common)};
+}
+
+Resolution resolve_nvl2(std::span<const TypePtr> arguments, const std::string& name) {
+  const TypePtr values[] = {arguments[1], arguments[2]};
+  TypePtr common = wider_type(values, name);
+  return {common, {arguments[0], common, common}};
+}
+
+Resolution resolve_if(std::span<const TypePtr> arguments, const std::string& name) {
+  check_boolean_argument(name, 0, arguments[0]);
+  const TypePtr values[] = {arguments[1], arguments[2]};
+  TypePtr common = wider_type(values, name);
+  return {common, {arguments[0], common, common}};
+}
+
+/// case_when(cond1, value1, cond2, value2, ..., [else]).
+Resolution resolve_case_when(std::span<const TypePtr> arguments, const std::string& name) {
+  std::vector<TypePtr> values;
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    const bool is_condition = i % 2 == 0 && i + 1 < arguments.size();
+    if (is_condition) {
+      // Unlike IF, Spark's CASE WHEN refuses an untyped NULL condition.
+      if (arguments[i]->id() != TypeId::kBoolean) {
+        throw_unexpected_type(name, i, "\"BOOLEAN\"", arguments[i]);
+      }
+    } else {
+      values.push_back(arguments[i]);
+    }
+  }
+  TypePtr common = wider_type(values, name);
+  Resolution resolution{common, {}};
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    const bool is_condition = i % 2 == 0 && i + 1 < arguments.size();
+    resolution.arguments.push_back(is_condition ? arguments[i] : common);
+  }
+  return resolution;
+}
+
+Resolution resolve_in(std::span<const TypePtr> arguments, const std::string& name) {
+  TypePtr common = wider_type(arguments, name);
+  if (!is_comparable(*common)) {
+    throw_unexpected_type(name, 0, "comparable", common);
+  }
+  return {boolean(), std::vector<TypePtr>(arguments.size(), common)};
+}
+
+/// nullif and between compare pairs of their arguments, each pair in its own comparison type
+/// (Spark rewrites them into comparisons), so the arguments stay as they are here.
+Resolution resolve_nullif(std::span<const TypePtr> arguments, const std::string& name) {
+  comparison_type_or_throw(arguments[0], arguments[1], name);
+  return {arguments[0], {arguments[0], arguments[1]}};
+}
+
+Resolution resolve_between(std::span<const TypePtr> arguments, const std::string& name) {
+  comparison_type_or_throw(arguments[0], arguments[1], name);
+  comparison_type_or_throw(arguments[0], arguments[2], name);
+  return {boolean(), {arguments[0], arguments[1], arguments[2]}};
+}
+
+Resolution resolve_nanvl(std::span<const TypePtr> arguments, const std::string& name) {
+  for (size_t i = 0; i < 2; ++i) {
+    const TypeId id = arguments[i]->id();
+    if (id != TypeId::kNull && !is_numeric(spark_type_of(*arguments[i]))) {
+      throw_unexpected_type(name, i, "(\"DOUBLE\" or \"FLOAT\")", arguments[i]);
+    }
+  }
+  auto is_float = [](const TypePtr& type) {
+    return type->id() == TypeId::kFloat32 || type->id() == TypeId::kNull;
+  };
+  const bool both_float =
+      is_float(arguments[0]) && is_float(arguments[1]) &&
+      !(arguments[0]->id() == TypeId::kNull && arguments[1]->id() == TypeId::kNull);
+  const TypePtr common = both_float ? float32() : float64();
+  return {common, {common, common}};
+}
+
+/// `datum` cast to `type` (by the registry's `cast`, as `call` casts) unless it has it already.
+Datum cast_if_needed(const Datum& datum, const TypePtr& type, ExecContext& context) {
+  if (datum.type()->equals(*type)) {
+    return datum;
+  }
+  const Datum arguments[] = {datum};
+  return call("cast", arguments, {{"to", type}}, &context);
+}
+
+/// `left op right` after casting both sides to their comparison type.
+Datum compare_coerced(CompareOp op, const Datum& left, const Datum& right, const char* name,
+                      ExecContext& context) {
+  const TypePtr common = comparison_type_or_throw(left.type(), right.type(), name);
+  return compare(op, cast_if_needed(left, common, context), cast_if_needed(right, common, context),
+                 context.allocator);
+}
+
+void add(FunctionRegistry& registry, std::vector<std::string> names, Function::Arity arity,
+         NullHandling null_handling, std::string description, std::vector<std::string> signatures,
+         Resolver resolver, Executor executor) {
+  std::string name = names.front();
+  names.erase(names.begin());
+  registry.add(std::make_shared<PredicateFunction>(std::move(name), arity, null_handling,
+                                                   std::move(description), std::move(signatures),
+                                                   std::move(resolver), std::move(executor)),
+               std::move(names));
+}
+
+void add_comparison(FunctionRegistry& registry, std::vector<std::string> names, CompareOp op,
+                    std::string description) {
+  add(registry, std::move(names), {2, 2}, NullHandling::kPropagates, std::move(description),
+      {"(T, T) -> boolean for every comparable T"}, resolve_comparison,
+      [op](std::span<const Datum> arguments, ExecContext& context) {
+        return compare(op, arguments[0], arguments[1], context.allocator);
+      });
+}
+
+}  // namespace
+
+void register_predicate_functions(FunctionRegistry& registry) {
+  add_comparison(registry, {"=", "=="}, CompareOp::kEqual,
+                 "Whether the arguments are equal (NaN equals NaN).");
+  add_comparison(registry, {"!=", "<>"}, CompareOp::kNotEqual, "Whether the arguments differ.");
+  add_comparison(registry, {"<"}, CompareOp::kLess,
+                 "Whether the first argument is less than the second (NaN is the greatest).");
+  add_comparison(registry, {"<="}, CompareOp::kLessEqual,
+                 "Whether the first argument is at most the second.");
+  add_comparison(registry, {">"}, CompareOp::kGreater,
+                 "Whether the first argument is greater than the second.");
+  add_comparison(registry, {">="}, CompareOp::kGreaterEqual,
+                 "Whether the first argument is at least the second.");
+  add(registry, {"<=>", "equal_null"}, {2, 2}, NullHandling::kCustom,
+      "Null-safe equality: true when both are null, false when one is.",
+      {"(T, T) -> boolean for every comparable T"}, resolve_comparison,
+      [](std::span<const Datum> arguments, ExecContext& context) {
+        return equal_null_safe(arguments[0], arguments[1], context.allocator);
+      });
+
+  add(registry, {"and"}, {2, 2}, NullHandling::kCustom, "Logical AND with three-valued logic.",
+      {"(boolean, boolean) -> boolean"}, resolve_boolean_logic,
+      [](std::span<const Datum> arguments, ExecContext& context) {
+        return kleene_and(arguments[0], arguments[1], context.allocator);
+      });
+  add(registry, {"or"}, {2, 2}, NullHandling::kCustom, "Logical OR with three-valued logic.",
+      {"(boolean, boolean) -> boolean"}, resolve_boolean_logic,
+      [](std::span<const Datum> arguments, ExecContext& context) {
+        return kleene_or(arguments[0], arguments[1], context.allocator);
+      });
+  add(registry, {"not", "!"}, {1, 1}, NullHandling::kPropagates, "Logical NOT.",
+      {"(boolean) -> boolean"}, resolve_boolean_logic,
+      [](std::span<const Datum> arguments, ExecContext& context) {
+        return logical_not(arguments[0], context.allocator);
+      });
+
+  add(registry, {"isnull"}, {1, 1}, NullHandling::kCustom, "Whether the argument is null.",
+      {"(any) -> boolean"}, resolve_null_test,
+      [](std::span<const Datum> arguments, ExecContext& context) {
+        return is_null(arguments[0], context.allocator);
+      });
+  add(registry, {"isnotnull"}, {1, 1}, NullHandling::kCustom, "Whether the argument is not null.",
+      {"(any) -> boolean"}, resolve_null_test,
+      [](std::span<const Datum> arguments, ExecContext& context) {
+        return is_not_null(arguments[0], context.allocator);
+      });
+  add(registry, {"isnan"}, {1, 1}, NullHandling::kCustom,
+      "Whether the argument is NaN (false for null).",
+      {"(double) -> boolean", "(float) -> boolean"}, resolve_isnan,
+      [](std::span<const Datum> arguments, ExecContext& context) {
+        return is_nan(arguments[0], context.allocator);
+      });
+
+  add(registry, {"coalesce"}, {1, -1}, NullHandling::kCustom,
+      "The first argument that is not null, or null.", {"(T, T...) -> T"}, resolve_common,
+      [](std::span<const Datum> arguments, ExecContext& context) {
+        return coalesce(arguments, context.allocator);
+      });
+  add(registry, {"nvl", "ifnull"}, {2, 2}, NullHandling::kCustom,
+      "The second argument when the first is null, else the first.", {"(T, T) -> T"},
+      resolve_common, [](std::span<const Datum> arguments, ExecContext& context) {
+        return coalesce(arguments, context.allocator);
+      });
+  add(registry, {"nvl2"}, {3, 3}, NullHandling::kCustom,
+      "The second argument when the first is not null, else the third.", {"(any, T, T) -> T"},
+      resolve_nvl2, [](std::span<const Datum> arguments, ExecContext& context) {
+        return if_else(is_not_null(arguments[0], context.allocator), arguments[1], arguments[2],
+                       context.allocator);
+      });
+  add(registry, {"nullif"}, {2, 2}, NullHandling::kCustom,
+      "Null when the arguments are equal, else the first.", {"(T, U) -> T"}, resolve_nullif,
+      [](std::span<const Datum> arguments, ExecContext& context) {
+        const Datum equal =
+            compare_coerced(CompareOp::kEqual, arguments[0], arguments[1], "nullif", context);
+        const Datum null_value = Datum::null_scalar(arguments[0].type(), context.allocator);
+        return if_else(equal, null_value, arguments[0], context.allocator);
+      });
+  add(registry, {"nanvl"}, {2, 2}, NullHandling::kCustom,
+      "The second argument when the first is NaN, else the first.",
+      {"(double, double) -> double", "(float, float) -> float"}, resolve_nanvl,
+      [](std::span<const Datum> arguments, ExecContext& context) {
+        return nan_value(arguments[0], arguments[1], context.allocator);
+      });
+  add(registry, {"if"}, {3, 3}, NullHandling::kCustom,
+      "The second argument where the condition is true, else the third.", {"(boolean, T, T) -> T"},
+      resolve_if, [](std::span<const Datum> arguments, ExecContext& context) {
+        return if_else(arguments[0], arguments[1], arguments[2], context.allocator);
+      });
+  add(registry, {"case_when"}, {2, -1}, NullHandling::kCustom,
+      "CASE WHEN: the value of the first true condition (null counts as false), else the last "
+      "argument when their number is odd, else null.",
+      {"(boolean, T[, boolean, T]...[, T]) -> T"}, resolve_case_when,
+      [](std::span<const Datum> arguments, ExecContext& context) {
+        std::vector<Datum> conditions;
+        std::vector<Datum> values;
+        for (size_t i = 0; i + 1 < arguments.size(); i += 2) {
+          conditions.push_back(arguments[i]);
+          values.push_back(arguments[i + 1]);
+        }
+        const Datum otherwise = arguments.size() % 2 == 1 ? arguments.back() : Datum();
+        return case_when(conditions, values, otherwise, context.allocator);
+      });
+  add(registry, {"in"}, {2, -1}, NullHandling::kCustom,
+      "Whether the first argument equals one of the others; null when not found and any is "
+      "null.",
+      {"(T, T...) -> boolean"}, resolve_in,
+      [](std::span<const Datum> arguments, ExecContext& context) {
+        return is_in(arguments[0], arguments.subspan(1), context.allocator);
+      });
+  add(registry, {"between"}, {3, 3}, NullHandling::kCustom,
+      "Whether the first argument lies between the second and the third, inclusive.",
+      {"(T, T, T) -> boolean"}, resolve_between,
+      [](std::span<const Datum> arguments, ExecContext& context) {
+        return kleene_and(
+            compare_coerced(CompareOp::kGreaterEqual, arguments[0], arguments[1], "between",
+                            context),
+            compare_coerced(CompareOp::kLessEqual, arguments[0], arguments[2], "between", context),
+            context.allocator);
+      });
+}
 
 }  // namespace bowstring::compute

@@ -1,0 +1,651 @@
+#include "bowstring/compute/cast.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bowstring/compute/cast_types.h"
+#include "bowstring/compute/errors.h"
+#include "bowstring/compute/function.h"
+#include "bowstring/compute/registry_areas.h"
+#include "bowstring/testing/array_testing.h"
+#include "bowstring/testing/test_util.h"
+
+// Expected values were checked against Spark 4 (PySpark, spark.sql.ansi.enabled on and off).
+
+namespace bowstring::compute {
+namespace {
+
+using testing::error_message;
+using testing::make_array;
+using testing::make_decimal_array;
+using testing::make_string_array;
+using testing::make_struct_array;
+
+enum class Mode { kAnsi, kLegacy, kTry };
+
+Array run(const Array& input, const TypePtr& to, Mode mode = Mode::kAnsi) {
+  ExecContext context;
+  context.ansi = mode == Mode::kAnsi;
+  const Datum result =
+      mode == Mode::kTry ? try_cast(Datum(input), to, context) : cast(Datum(input), to, context);
+  EXPECT_TRUE(result.is_array());
+  result.array().validate_full();
+  return result.array();
+}
+
+void expect_equal(const Array& actual, const Array& expected) {
+  EXPECT_TRUE(actual.equals(expected))
+      << "actual:   " << actual.to_string() << "\nexpected: " << expected.to_string();
+}
+
+/// The message of the `E` a cast in ANSI mode throws.
+template <typename E>
+std::string ansi_error(const Array& input, const TypePtr& to) {
+  return error_message<E>([&] { run(input, to); });
+}
+
+/// `text` in single quotes, as Spark shows string values in messages.
+std::string quoted(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 2);
+  out.push_back('\'');
+  out.append(text);
+  out.push_back('\'');
+  return out;
+}
+
+std::string cast_invalid(const std::string& value, const std::string& from, const std::string& to) {
+  return "[CAST_INVALID_INPUT] The value " + value + " of the type \"" + from +
+         "\" cannot be cast to \"" + to +
+         "\" because it is malformed. Correct the value as per the syntax, or change its target "
+         "type. Use `try_cast` to tolerate malformed input and return NULL instead.";
+}
+
+std::string cast_overflow(const std::string& value, const std::string& from,
+                          const std::string& to) {
+  return "[CAST_OVERFLOW] The value " + value + " of the type \"" + from +
+         "\" cannot be cast to \"" + to +
+         "\" due to an overflow. Use `try_cast` to tolerate overflow and return NULL instead.";
+}
+
+// --- integers -------------------------------------------------------------------------------
+
+TEST(CastInteger, NarrowingOverflowsInAnsiWrapsInLegacyAndIsNullInTry) {
+  const Array input = make_array<int32_t>({1, 300, std::nullopt, -129, 127});
+  EXPECT_EQ(ansi_error<ArithmeticError>(input, int8()), cast_overflow("300", "INT", "TINYINT"));
+  expect_equal(run(input, int8(), Mode::kLegacy),
+               make_array<int8_t>({1, 44, std::nullopt, 127, 127}));
+  expect_equal(run(input, int8(), Mode::kTry),
+               make_array<int8_t>({1, std::nullopt, std::nullopt, std::nullopt, 127}));
+}
+
+TEST(CastInteger, MessagesSpellValuesAsSparkLiterals) {
+  EXPECT_EQ(ansi_error<ArithmeticError>(make_array<int64_t>({3000000000}), int32()),
+            cast_overflow("3000000000L", "BIGINT", "INT"));
+  EXPECT_EQ(ansi_error<ArithmeticError>(make_array<int16_t>({300}), int8()),
+            cast_overflow("300S", "SMALLINT", "TINYINT"));
+  expect_equal(run(make_array<int64_t>({3000000000}), int32(), Mode::kLegacy),
+               make_array<int32_t>({-1294967296}));
+}
+
+TEST(CastInteger, WideningKeepsValuesAndNulls) {
+  const Array input = make_array<int8_t>({-128, std::nullopt, 127});
+  expect_equal(run(input, int64()), make_array<int64_t>({-128, std::nullopt, 127}));
+  expect_equal(run(input, float64()), make_array<double>({-128.0, std::nullopt, 127.0}));
+  expect_equal(run(make_array<int32_t>({16777217}), float32()), make_array<float>({16777216.0f}));
+}
+
+TEST(CastInteger, EmptySlicedAndScalarInputs) {
+  expect_equal(run(make_array<int32_t>({}), int8()), make_array<int8_t>({}));
+  const Array sliced = make_array<int32_t>({300, 1, std::nullopt, 2, 400}).slice(1, 3);
+  expect_equal(run(sliced, int8()), make_array<int8_t>({1, std::nullopt, 2}));
+  expect_equal(
+      run(make_array<int32_t>({300, 1, std::nullopt, 2, 400}).slice(1, 4), int8(), Mode::kTry),
+      make_array<int8_t>({1, std::nullopt, 2, std::nullopt}));
+
+  ExecContext context;
+  const Datum scalar = cast(Datum::scalar(make_array<int32_t>({42})), int16(), context);
+  ASSERT_TRUE(scalar.is_scalar());
+  expect_equal(scalar.array(), make_array<int16_t>({42}));
+  const Datum null_scalar = cast(Datum::null_scalar(int32()), utf8(), context);
+  ASSERT_TRUE(null_scalar.is_scalar());
+  EXPECT_TRUE(null_scalar.scalar_is_null());
+  EXPECT_EQ(null_scalar.type()->id(), TypeId::kString);
+  EXPECT_THROW(cast(Datum::scalar(make_array<int32_t>({300})), int8(), context), ArithmeticError);
+}
+
+TEST(CastInteger, SameTypeGivesTheInput) {
+  const Array input = make_array<int32_t>({1, 2});
+  EXPECT_EQ(run(input, int32()).data(), input.data());
+}
+
+// --- floating point to integers -------------------------------------------------------------
+
+TEST(CastFloating, ToIntegerTruncatesTowardZero) {
+  const Array input = make_array<double>({1.9, -1.9, -128.9, 2147483647.5, std::nullopt});
+  expect_equal(run(input, int32()), make_array<int32_t>({1, -1, -128, 2147483647, std::nullopt}));
+  expect_equal(run(make_array<double>({-128.9, 127.99}), int8()), make_array<int8_t>({-128, 127}));
+  // 2^63 as a double passes Spark's range check and saturates.
+  expect_equal(run(make_array<double>({9.2233720368547758e18}), int64()),
+               make_array<int64_t>({std::numeric_limits<int64_t>::max()}));
+  expect_equal(run(make_array<float>({3.5f}), int32()), make_array<int32_t>({3}));
+}
+
+TEST(CastFloating, OutOfRangeAndNaNOverflow) {
+  EXPECT_EQ(ansi_error<ArithmeticError>(make_array<double>({300.7}), int8()),
+            cast_overflow("300.7D", "DOUBLE", "TINYINT"));
+  EXPECT_EQ(ansi_error<ArithmeticError>(make_array<double>({1e20}), int32()),
+            cast_overflow("1.0E20D", "DOUBLE", "INT"));
+  EXPECT_EQ(ansi_error<ArithmeticError>(make_array<double>({std::nan("")}), int64()),
+            cast_overflow("NaN", "DOUBLE", "BIGINT"));
+  EXPECT_EQ(ansi_error<ArithmeticError>(make_array<float>({1e10f}), int32()),
+            cast_overflow("1.0E10", "FLOAT", "INT"));
+  EXPECT_EQ(ansi_error<ArithmeticError>(make_array<double>({-129.9}), int8()),
+            cast_overflow("-129.9D", "DOUBLE", "TINYINT"));
+}
+
+TEST(CastFloating, LegacyConvertsAsJava) {
+  const Array input = make_array<double>({300.7, 1e20, std::nan(""), -1e20});
+  expect_equal(run(input, int8(), Mode::kLegacy), make_array<int8_t>({44, -1, 0, 0}));
+  expect_equal(run(input, int32(), Mode::kLegacy),
+               make_array<int32_t>({300, 2147483647, 0, -2147483648}));
+  expect_equal(run(input, int64(), Mode::kLegacy),
+               make_array<int64_t>({300, std::numeric_limits<int64_t>::max(), 0,
+                                    std::numeric_limits<int64_t>::min()}));
+  expect_equal(run(input, int32(), Mode::kTry),
+               make_array<int32_t>({300, std::nullopt, std::nullopt, std::nullopt}));
+}
+
+TEST(CastFloating, BetweenFloatAndDouble) {
+  expect_equal(run(make_array<float>({0.1f, std::nullopt}), float64()),
+               make_array<double>({0.10000000149011612, std::nullopt}));
+  const Array narrowed = run(make_array<double>({1e39, 0.1}), float32());
+  expect_equal(narrowed, make_array<float>({std::numeric_limits<float>::infinity(), 0.1f}));
+}
+
+// --- strings to numbers ---------------------------------------------------------------------
+
+TEST(CastString, ToIntegerInAnsiMode) {
+  const Array input =
+      make_string_array({" 12 ", "\t12\n", "+12", "-0", "00012", std::nullopt, "-2147483648"});
+  expect_equal(run(input, int32()),
+               make_array<int32_t>({12, 12, 12, 0, 12, std::nullopt, -2147483648}));
+  for (const char* text : {"1.0", "1.5", "1.5x", "", "2147483648", "1e3", "12.", ".5", "0x10",
+                           "1,000", "1_000", "\xef\xbc\x91\xef\xbc\x92"}) {
+    EXPECT_EQ(ansi_error<NumberFormatError>(make_string_array({text}), int32()),
+              cast_invalid(quoted(text), "STRING", "INT"))
+        << text;
+  }
+  // Control characters are trimmed like spaces; a no-break space is not.
+  expect_equal(run(make_string_array({std::string("12\x01")}), int32()), make_array<int32_t>({12}));
+  EXPECT_THROW(run(make_string_array({"\xc2\xa0"
+                                      "12"}),
+                   int32()),
+               NumberFormatError);
+  EXPECT_EQ(ansi_error<NumberFormatError>(make_string_array({"128"}), int8()),
+            cast_invalid("'128'", "STRING", "TINYINT"));
+  expect_equal(run(make_string_array({"-9223372036854775808", "9223372036854775807"}), int64()),
+               make_array<int64_t>(
+                   {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()}));
+  EXPECT_THROW(run(make_string_array({"9223372036854775808"}), int64()), NumberFormatError);
+  EXPECT_THROW(run(make_string_array({"99999999999999999999"}), int64()), NumberFormatError);
+}
+
+TEST(CastString, ToIntegerInLegacyModeTruncatesFractions) {
+  const Array input = make_string_array(
+      {"1.0", "1.5", "1.5x", "", "2147483648", "1e3", "12.", ".5", " 1.9 ", "-.5", std::nullopt});
+  expect_equal(run(input, int32(), Mode::kLegacy),
+               make_array<int32_t>({1, 1, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                                    12, 0, 1, 0, std::nullopt}));
+  // try_cast parses as ANSI does: fractions are malformed.
+  expect_equal(run(input, int32(), Mode::kTry),
+               make_array<int32_t>({std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                                    std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                                    std::nullopt, std::nullopt, std::nullopt}));
+}
+
+TEST(CastString, LargeAndViewStringsParse) {
+  expect_equal(run(make_string_array({"7", std::nullopt}, large_utf8()), int64()),
+               make_array<int64_t>({7, std::nullopt}));
+  expect_equal(run(make_string_array({"8", "a string longer than twelve"}, utf8_view()), int64(),
+                   Mode::kTry),
+               make_array<int64_t>({8, std::nullopt}));
+}
+
+TEST(CastString, ToDouble) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const Array input =
+      make_string_array({"1.0", "inf", "-Infinity", "1e10", "1.5d", "1.5D", "0x1p3", "1e400", "1.",
+                         "  -.5E-3  ", "+inf", "INFINITY", std::nullopt});
+  expect_equal(run(input, float64()), make_array<double>({1.0, inf, -inf, 1e10, 1.5, 1.5, 8.0, inf,
+                                                          1.0, -0.0005, inf, inf, std::nullopt}));
+  const Array nans = run(make_string_array({" NaN ", "+NaN", "nan"}), float64());
+  for (int64_t i = 0; i < 3; ++i) {
+    EXPECT_TRUE(std::isnan(DoubleArray(nans).value(i)));
+  }
+  for (const char* text : {"abc", ".", "e5", "-nan", "1.5e", "", " "}) {
+    EXPECT_EQ(ansi_error<NumberFormatError>(make_string_array({text}), float64()),
+              cast_invalid(quoted(text), "STRING", "DOUBLE"))
+        << text;
+  }
+  const Array negative_zero = run(make_string_array({"-0"}), float64());
+  EXPECT_TRUE(std::signbit(DoubleArray(negative_zero).value(0)));
+  expect_equal(run(make_string_array({"abc", "2"}), float64(), Mode::kLegacy),
+               make_array<double>({std::nullopt, 2.0}));
+}
+
+TEST(CastString, ToFloatRoundsOnce) {
+  expect_equal(run(make_string_array({"0.1", "1.5f", "1e40"}), float32()),
+               make_array<float>({0.1f, 1.5f, std::numeric_limits<float>::infinity()}));
+}
+
+TEST(CastString, ToDecimal) {
+  const TypePtr type = decimal128(10, 2);
+  const Array input = make_string_array(
+      {"  12.5e-1 ", "1e3", "123.455", "-123.455", "+.5", "-0.005", "1e-40", std::nullopt});
+  expect_equal(run(input, type), make_decimal_array(type, {"1.25", "1000.00", "123.46", "-123.46",
+                                                           "0.50", "-0.01", "0.00", std::nullopt}));
+  expect_equal(run(make_string_array({"1.5 ", "5.", "1E+2"}), decimal128(5, 0)),
+               make_decimal_array(decimal128(5, 0), {"2", "5", "100"}));
+  EXPECT_EQ(ansi_error<ArithmeticError>(make_string_array({"12345678901"}), type),
+            "[NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION] 12345678901 cannot be represented as "
+            "Decimal(10, 2). If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass "
+            "this error, and return NULL instead.");
+  EXPECT_THROW(run(make_string_array({"99.995"}), decimal128(4, 2)), ArithmeticError);
+  EXPECT_EQ(ansi_error<ArithmeticError>(make_string_array({"1e100"}), decimal128(38, 0)),
+            "[NUMERIC_OUT_OF_SUPPORTED_RANGE] The value 1e100 cannot be interpreted as a numeric "
+            "since it has more than 38 digits.");
+  for (const char* text : {"abc", "Infinity", "1.2.3", "1e", ""}) {
+    EXPECT_EQ(ansi_error<NumberFormatError>(make_string_array({text}), type),
+              cast_invalid(quoted(text), "STRING", "DECIMAL(10,2)"))
+        << text;
+  }
+  expect_equal(run(make_string_array({"12345678901", "abc", "1"}), type, Mode::kLegacy),
+               make_decimal_array(type, {std::nullopt, std::nullopt, "1.00"}));
+}
+
+TEST(CastString, ToBoolean) {
+  const Array input =
+      make_string_array({" true ", "Y", "no", "T", "1", "0", "FALSE", "n", "yes", std::nullopt});
+  expect_equal(run(input, boolean()), make_array<bool>({true, true, false, true, true, false, false,
+                                                        false, true, std::nullopt}));
+  EXPECT_EQ(ansi_error<SparkRuntimeError>(make_string_array({"2"}), boolean()),
+            cast_invalid("'2'", "STRING", "BOOLEAN"));
+  expect_equal(run(make_string_array({"2", "", "t"}), boolean(), Mode::kLegacy),
+               make_array<bool>({std::nullopt, std::nullopt, true}));
+}
+
+// --- numbers to strings ---------------------------------------------------------------------
+
+TEST(CastToString, DoublesAsJavaWritesThem) {
+  const Array input =
+      make_array<double>({1e10, 1e-5, 0.1, 100.0, 1e7, 1e6, 1e-3, 123456789.123, -0.0, std::nan(""),
+                          std::numeric_limits<double>::infinity(), 4.9e-324, 1e-7, std::nullopt});
+  expect_equal(run(input, utf8()),
+               make_string_array({"1.0E10", "1.0E-5", "0.1", "100.0", "1.0E7", "1000000.0", "0.001",
+                                  "1.23456789123E8", "-0.0", "NaN", "Infinity", "4.9E-324",
+                                  "1.0E-7", std::nullopt}));
+}
+
+TEST(CastToString, FloatsAsJavaWritesThem) {
+  const Array input = make_array<float>(
+      {0.1f, 1e10f, 3.4028235e38f, 1234567.0f, 12345678.0f, 1e7f, 9999999.0f, 1e-7f});
+  expect_equal(run(input, utf8()),
+               make_string_array({"0.1", "1.0E10", "3.4028235E38", "1234567.0", "1.2345678E7",
+                                  "1.0E7", "9999999.0", "1.0E-7"}));
+}
+
+TEST(CastToString, IntegersBooleansAndSlices) {
+  expect_equal(
+      run(make_array<int64_t>({123, std::numeric_limits<int64_t>::min(), std::nullopt}), utf8()),
+      make_string_array({"123", "-9223372036854775808", std::nullopt}));
+  expect_equal(run(make_array<int8_t>({9, -5, 7}).slice(1), utf8()),
+               make_string_array({"-5", "7"}));
+  expect_equal(run(make_array<bool>({true, std::nullopt, false}), utf8()),
+               make_string_array({"true", std::nullopt, "false"}));
+}
+
+TEST(CastToString, DecimalsArePlainInAnsiModeAndJavaStringsInLegacy) {
+  const TypePtr type = decimal128(20, 10);
+  const Array input =
+      make_decimal_array(type, {"0.0000000001", "0", "0.0000001", "-12.5", std::nullopt});
+  expect_equal(run(input, utf8()),
+               make_string_array({"0.0000000001", "0.0000000000", "0.0000001000", "-12.5000000000",
+                                  std::nullopt}));
+  expect_equal(run(input.slice(0, 1), utf8(), Mode::kTry), make_string_array({"0.0000000001"}));
+  expect_equal(run(input, utf8(), Mode::kLegacy),
+               make_string_array({"1E-10", "0E-10", "1.000E-7", "-12.5000000000", std::nullopt}));
+}
+
+// --- decimals -------------------------------------------------------------------------------
+
+TEST(CastDecimal, ToIntegersTruncates) {
+  const Array input = make_decimal_array(decimal128(10, 3), {"123.456", "-123.956", std::nullopt});
+  expect_equal(run(input, int32()), make_array<int32_t>({123, -123, std::nullopt}));
+  expect_equal(run(input, int8()), make_array<int8_t>({123, -123, std::nullopt}));
+  EXPECT_EQ(ansi_error<ArithmeticError>(make_decimal_array(decimal128(20, 0), {"12345678901234"}),
+                                        int32()),
+            cast_overflow("12345678901234BD", "DECIMAL(20,0)", "INT"));
+}
+
+TEST(CastDecimal, RescaleRoundsHalfUpAndChecksPrecision) {
+  const Array input = make_decimal_array(decimal128(10, 3), {"12.345", "-12.345", "0.005"});
+  expect_equal(run(input, decimal128(10, 2)),
+               make_decimal_array(decimal128(10, 2), {"12.35", "-12.35", "0.01"}));
+  EXPECT_EQ(ansi_error<ArithmeticError>(make_decimal_array(decimal128(10, 2), {"12345.67"}),
+                                        decimal128(5, 2)),
+            "[NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION] 12345.67 cannot be represented as "
+            "Decimal(5, 2). If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass "
+            "this error, and return NULL instead.");
+  // Rounding up can need one more digit than the value had.
+  expect_equal(
+      run(make_decimal_array(decimal128(3, 2), {"9.99", "1.00"}), decimal128(2, 1), Mode::kTry),
+      make_decimal_array(decimal128(2, 1), {std::nullopt, "1.0"}));
+}
+
+TEST(CastDecimal, FromIntegersAndBooleans) {
+  expect_equal(run(make_array<int32_t>({12, -3, std::nullopt}), decimal128(4, 2)),
+               make_decimal_array(decimal128(4, 2), {"12.00", "-3.00", std::nullopt}));
+  EXPECT_EQ(ansi_error<ArithmeticError>(make_array<int32_t>({1234}), decimal128(3, 0)),
+            "[NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION] 1234 cannot be represented as "
+            "Decimal(3, 0). If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass "
+            "this error, and return NULL instead.");
+  expect_equal(run(make_array<int64_t>({std::numeric_limits<int64_t>::min()}), decimal128(38, 18)),
+               make_decimal_array(decimal128(38, 18), {"-9223372036854775808"}));
+  expect_equal(run(make_array<bool>({true, false}), decimal128(2, 1)),
+               make_decimal_array(decimal128(2, 1), {"1.0", "0.0"}));
+  EXPECT_THROW(run(make_array<bool>({true}), decimal128(1, 1)), ArithmeticError);
+}
+
+TEST(CastDecimal, FromFloatingUsesShortestDigits) {
+  expect_equal(run(make_array<double>({0.1, 1.005, std::nullopt}), decimal128(20, 18)),
+               make_decimal_array(decimal128(20, 18),
+                                  {"0.100000000000000000", "1.005000000000000000", std::nullopt}));
+  expect_equal(run(make_array<double>({1.005}), decimal128(10, 2)),
+               make_decimal_array(decimal128(10, 2), {"1.01"}));
+  expect_equal(run(make_array<float>({0.1f}), decimal128(20, 18)),
+               make_decimal_array(decimal128(20, 18), {"0.100000001490116120"}));
+  // NaN is null even in ANSI mode, as in Spark.
+  expect_equal(run(make_array<double>({std::nan("")}), decimal128(10, 2)),
+               make_decimal_array(decimal128(10, 2), {std::nullopt}));
+  EXPECT_EQ(ansi_error<ArithmeticError>(make_array<double>({1e20}), decimal128(10, 2)),
+            "[NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION] 100000000000000000000 cannot be "
+            "represented as Decimal(10, 2). If necessary set \"spark.sql.ansi.enabled\" to "
+            "\"false\" to bypass this error, and return NULL instead.");
+  expect_equal(run(make_array<double>({1e20}), decimal128(10, 2), Mode::kLegacy),
+               make_decimal_array(decimal128(10, 2), {std::nullopt}));
+}
+
+TEST(CastDecimal, ToFloating) {
+  expect_equal(run(make_decimal_array(decimal128(10, 1), {"12.5", std::nullopt}), float64()),
+               make_array<double>({12.5, std::nullopt}));
+  expect_equal(
+      run(make_decimal_array(decimal128(38, 8), {"123456789012345678901234567890.12345678"}),
+          float64()),
+      make_array<double>({1.2345678901234568e+29}));
+  expect_equal(run(make_decimal_array(decimal128(10, 1), {"0.1"}), float32()),
+               make_array<float>({0.1f}));
+}
+
+// --- booleans -------------------------------------------------------------------------------
+
+TEST(CastBoolean, NumbersToBooleanAndBack) {
+  expect_equal(run(make_array<int8_t>({5, 0, std::nullopt}), boolean()),
+               make_array<bool>({true, false, std::nullopt}));
+  expect_equal(run(make_array<double>({std::nan(""), 0.0, -0.0}), boolean()),
+               make_array<bool>({true, false, false}));
+  expect_equal(run(make_decimal_array(decimal128(4, 2), {"0.00", "0.01"}), boolean()),
+               make_array<bool>({false, true}));
+  const Array bools = make_array<bool>({true, false, std::nullopt, true}).slice(1);
+  expect_equal(run(bools, int32()), make_array<int32_t>({0, std::nullopt, 1}));
+  expect_equal(run(bools, float64()), make_array<double>({0.0, std::nullopt, 1.0}));
+}
+
+// --- binary ---------------------------------------------------------------------------------
+
+TEST(CastBinary, StringsAndBinariesShareTheirBytes) {
+  const Array strings = make_string_array({"abc", std::nullopt, ""});
+  const Array binaries = run(strings, binary());
+  EXPECT_EQ(binaries.type()->id(), TypeId::kBinary);
+  EXPECT_EQ(binaries.data()->buffers[2], strings.data()->buffers[2]);
+  expect_equal(run(binaries, utf8()), strings);
+  // Spark keeps the bytes of a binary as they are, valid UTF-8 or not.
+  const Array raw = make_string_array({std::string("A\xff")}, binary());
+  ExecContext context;
+  const Array text = cast(Datum(raw), utf8(), context).array();
+  EXPECT_EQ(StringArray(text).value(0), "A\xff");
+  expect_equal(run(make_string_array({"x", std::nullopt, "yz"}, large_binary()).slice(1), utf8()),
+               make_string_array({std::nullopt, "yz"}));
+  expect_equal(run(make_string_array({"a string longer than twelve"}, utf8_view()), binary()),
+               make_string_array({"a string longer than twelve"}, binary()));
+}
+
+// --- timestamps and numbers -----------------------------------------------------------------
+
+TEST(CastTimestamp, ToAndFromSeconds) {
+  const TypePtr ts = timestamp(TimeUnit::kMicro, "UTC");
+  const Array instants = make_array<int64_t>(ts, {1700000, -700000, std::nullopt});
+  expect_equal(run(instants, int64()), make_array<int64_t>({1, -1, std::nullopt}));
+  expect_equal(run(instants, float64()), make_array<double>({1.7, -0.7, std::nullopt}));
+  expect_equal(run(instants, decimal128(20, 6)),
+               make_decimal_array(decimal128(20, 6), {"1.700000", "-0.700000", std::nullopt}));
+  expect_equal(run(make_array<double>({1.5, std::nullopt}), ts),
+               make_array<int64_t>(ts, {1500000, std::nullopt}));
+  expect_equal(run(make_array<int32_t>({1}), ts), make_array<int64_t>(ts, {1000000}));
+  expect_equal(run(make_array<int64_t>({std::numeric_limits<int64_t>::max()}), ts),
+               make_array<int64_t>(ts, {std::numeric_limits<int64_t>::max()}));
+  expect_equal(run(make_decimal_array(decimal128(5, 1), {"123.5"}), ts),
+               make_array<int64_t>(ts, {123500000}));
+  EXPECT_EQ(ansi_error<DateTimeError>(make_array<double>({std::nan("")}), ts),
+            cast_invalid("NaN", "DOUBLE", "TIMESTAMP"));
+  EXPECT_EQ(ansi_error<ArithmeticError>(make_array<double>({1e20}), ts),
+            cast_overflow("1.0E26D", "DOUBLE", "BIGINT"));
+  expect_equal(run(make_array<double>({std::nan(""), 1e20}), ts, Mode::kTry),
+               make_array<int64_t>(ts, {std::nullopt, std::nullopt}));
+}
+
+// --- dates and timestamps ------------------------------------------------------------------
+
+Array run_in_zone(const Array& input, const TypePtr& to, const std::string& zone,
+                  Mode mode = Mode::kAnsi) {
+  ExecContext context;
+  context.ansi = mode == Mode::kAnsi;
+  context.session_time_zone = zone;
+  const Datum result =
+      mode == Mode::kTry ? try_cast(Datum(input), to, context) : cast(Datum(input), to, context);
+  result.array().validate_full();
+  return result.array();
+}
+
+constexpr int64_t kJan5 = 1578182400LL * 1000000;  // 2020-01-05 00:00:00 UTC
+constexpr int64_t kHour = 3600LL * 1000000;
+
+TEST(CastDatetime, StringsToDates) {
+  const Array input = make_string_array(
+      {"2020-01-05", " 2020-01-05 ", "2020-1-5", "2020-01", "2020-01-05T10:00:00", std::nullopt});
+  expect_equal(run(input, date32()),
+               make_array<int32_t>(date32(), {18266, 18266, 18266, 18262, 18266, std::nullopt}));
+  EXPECT_EQ(ansi_error<DateTimeError>(make_string_array({"2020-02-30"}), date32()),
+            cast_invalid("'2020-02-30'", "STRING", "DATE"));
+  expect_equal(run(make_string_array({"abc", "2020-01-05"}), date32(), Mode::kLegacy),
+               make_array<int32_t>(date32(), {std::nullopt, 18266}));
+}
+
+TEST(CastDatetime, StringsToTimestamps) {
+  const TypePtr ts = timestamp(TimeUnit::kMicro, "UTC");
+  const Array input = make_string_array(
+      {"2020-01-05 10:11:12", "2020-01-05 10:11:12+02:00", "2020-01-05", std::nullopt});
+  const int64_t ten_eleven_twelve = kJan5 + 36672LL * 1000000;
+  expect_equal(run(input, ts),
+               make_array<int64_t>(
+                   ts, {ten_eleven_twelve, ten_eleven_twelve - 2 * kHour, kJan5, std::nullopt}));
+  // Local times without a zone are in the session time zone (EST is UTC-5 in January).
+  expect_equal(run_in_zone(input.slice(0, 1), ts, "America/New_York"),
+               make_array<int64_t>(ts, {ten_eleven_twelve + 5 * kHour}));
+  // TIMESTAMP_NTZ ignores a zone in the text.
+  expect_equal(run(input.slice(1, 1), timestamp(TimeUnit::kMicro)),
+               make_array<int64_t>(timestamp(TimeUnit::kMicro), {ten_eleven_twelve}));
+  EXPECT_EQ(ansi_error<DateTimeError>(make_string_array({"abc"}), ts),
+            cast_invalid("'abc'", "STRING", "TIMESTAMP"));
+  expect_equal(run(make_string_array({"abc"}), ts, Mode::kTry),
+               make_array<int64_t>(ts, {std::nullopt}));
+}
+
+TEST(CastDatetime, DatesAndTimestampsToStrings) {
+  const TypePtr ts = timestamp(TimeUnit::kMicro, "UTC");
+  expect_equal(run(make_array<int32_t>(date32(), {18266, -719162, std::nullopt}), utf8()),
+               make_string_array({"2020-01-05", "0001-01-01", std::nullopt}));
+  const Array instants = make_array<int64_t>(ts, {kJan5 + 123456, kJan5 + 100000, kJan5});
+  expect_equal(run(instants, utf8()),
+               make_string_array(
+                   {"2020-01-05 00:00:00.123456", "2020-01-05 00:00:00.1", "2020-01-05 00:00:00"}));
+  expect_equal(run_in_zone(instants.slice(2), utf8(), "America/New_York"),
+               make_string_array({"2020-01-04 19:00:00"}));
+  expect_equal(run(make_array<int64_t>(timestamp(TimeUnit::kMicro), {kJan5 + 120000}), utf8()),
+               make_string_array({"2020-01-05 00:00:00.12"}));
+}
+
+TEST(CastDatetime, BetweenDatesAndTimestampsInTheSessionZone) {
+  const TypePtr ts = timestamp(TimeUnit::kMicro, "UTC");
+  const TypePtr ntz = timestamp(TimeUnit::kMicro);
+  const Array dates = make_array<int32_t>(date32(), {18266, std::nullopt});
+  expect_equal(run(dates, ts), make_array<int64_t>(ts, {kJan5, std::nullopt}));
+  expect_equal(run_in_zone(dates, ts, "America/New_York"),
+               make_array<int64_t>(ts, {kJan5 + 5 * kHour, std::nullopt}));
+  expect_equal(run_in_zone(dates, ntz, "America/New_York"),
+               make_array<int64_t>(ntz, {kJan5, std::nullopt}));
+  const Array instants = make_array<int64_t>(ts, {kJan5 + 3 * kHour, kJan5 - 1});
+  expect_equal(run(instants, date32()), make_array<int32_t>(date32(), {18266, 18265}));
+  expect_equal(run_in_zone(instants, date32(), "America/New_York"),
+               make_array<int32_t>(date32(), {18265, 18265}));
+  expect_equal(run_in_zone(instants, ntz, "America/New_York"),
+               make_array<int64_t>(ntz, {kJan5 - 2 * kHour, kJan5 - 1 - 5 * kHour}));
+  expect_equal(run_in_zone(make_array<int64_t>(ntz, {kJan5}), ts, "America/New_York"),
+               make_array<int64_t>(ts, {kJan5 + 5 * kHour}));
+  expect_equal(run(make_array<int64_t>(ntz, {kJan5 - 1}), date32()),
+               make_array<int32_t>(date32(), {18265}));
+  const Array elsewhere = run(instants, timestamp(TimeUnit::kMicro, "Asia/Tokyo"));
+  EXPECT_EQ(elsewhere.data()->buffers[1], instants.data()->buffers[1]);
+}
+
+// --- null, nested ---------------------------------------------------------------------------
+
+TEST(CastNull, NullCastsToAnything) {
+  std::unique_ptr<ArrayBuilder> builder = make_builder(null());
+  builder->append_nulls(3);
+  const Array nulls = builder->finish();
+  for (const TypePtr& to : {int32(), utf8(), decimal128(5, 2), list(int64()), boolean()}) {
+    const Array result = run(nulls, to);
+    EXPECT_TRUE(result.type()->equals(*to));
+    EXPECT_EQ(result.length(), 3);
+    EXPECT_EQ(result.null_count(), 3);
+  }
+}
+
+TEST(CastNested, ListsCastTheirValues) {
+  const Array lists =
+      testing::make_list_array<int32_t>({{{1, 300}}, std::nullopt, {{}}, {{std::nullopt, 7}}});
+  expect_equal(run(lists.slice(1), list(int64())),
+               testing::make_list_array<int64_t>({std::nullopt, {{}}, {{std::nullopt, 7}}}));
+  EXPECT_THROW(run(lists, list(int8())), ArithmeticError);
+  expect_equal(run(lists, list(int8()), Mode::kTry),
+               testing::make_list_array<int8_t>(
+                   {{{1, std::nullopt}}, std::nullopt, {{}}, {{std::nullopt, 7}}}));
+  expect_equal(run(lists, list(utf8())),
+               testing::make_string_list_array(
+                   list(utf8()), {{{"1", "300"}}, std::nullopt, {{}}, {{std::nullopt, "7"}}}));
+}
+
+TEST(CastNested, NestedValuesAsStrings) {
+  const Array lists =
+      testing::make_list_array<int32_t>({{{1, 2, std::nullopt}}, std::nullopt, {{}}});
+  expect_equal(run(lists, utf8()), make_string_array({"[1, 2, null]", std::nullopt, "[]"}));
+  expect_equal(run(lists.slice(2), utf8()), make_string_array({"[]"}));
+  const Array rows = make_struct_array(
+      {{"a", make_array<int32_t>({1, 2})}, {"b", make_string_array({"x", std::nullopt})}});
+  expect_equal(run(rows, utf8()), make_string_array({"{1, x}", "{2, null}"}));
+}
+
+TEST(CastNested, StructsCastFieldsByPosition) {
+  const Array rows = make_struct_array(
+      {{"a", make_array<int32_t>({1, 2, 3})}, {"b", make_string_array({"4", "x", std::nullopt})}},
+      {true, true, false});
+  const TypePtr to = struct_({field("x", int64()), field("y", int32())});
+  const Array result = run(rows, to, Mode::kTry);
+  EXPECT_TRUE(result.type()->equals(*to));
+  const StructArray fields(result);
+  expect_equal(fields.field(0), make_array<int64_t>({1, 2, 3}));
+  expect_equal(fields.field(1), make_array<int32_t>({4, std::nullopt, std::nullopt}));
+  EXPECT_TRUE(result.is_null(2));
+}
+
+// --- what can be cast -----------------------------------------------------------------------
+
+TEST(CanCast, FollowsSparkAnsiRules) {
+  EXPECT_TRUE(can_cast(*int32(), *int8()));
+  EXPECT_TRUE(can_cast(*utf8(), *decimal128(10, 2)));
+  EXPECT_TRUE(can_cast(*float64(), *timestamp(TimeUnit::kMicro, "UTC")));
+  EXPECT_TRUE(can_cast(*null(), *list(int32())));
+  EXPECT_TRUE(can_cast(*list(int32()), *list(utf8())));
+  EXPECT_FALSE(can_cast(*int32(), *binary()));
+  EXPECT_FALSE(can_cast(*date32(), *int32()));
+  EXPECT_FALSE(can_cast(*boolean(), *timestamp(TimeUnit::kMicro, "UTC")));
+  EXPECT_FALSE(can_cast(*timestamp(TimeUnit::kMicro, "UTC"), *boolean()));
+  EXPECT_FALSE(can_cast(*int32(), *list(int32())));
+  EXPECT_FALSE(can_cast(*struct_({field("a", int32())}),
+                        *struct_({field("a", int32()), field("b", int32())})));
+  const std::string message =
+      error_message<AnalysisError>([] { run(make_array<int32_t>({1}), binary()); });
+  EXPECT_NE(message.find("cannot cast \"INT\" to \"BINARY\""), std::string::npos) << message;
+}
+
+// --- type names and the registry ------------------------------------------------------------
+
+TEST(SparkTypeNames, ParseToArrowTypes) {
+  EXPECT_TRUE(parse_spark_type("int")->equals(*int32()));
+  EXPECT_TRUE(parse_spark_type(" BIGINT ")->equals(*int64()));
+  EXPECT_TRUE(parse_spark_type("tinyint")->equals(*int8()));
+  EXPECT_TRUE(parse_spark_type("Short")->equals(*int16()));
+  EXPECT_TRUE(parse_spark_type("real")->equals(*float32()));
+  EXPECT_TRUE(parse_spark_type("decimal")->equals(*decimal128(10, 0)));
+  EXPECT_TRUE(parse_spark_type("decimal(10, 2)")->equals(*decimal128(10, 2)));
+  EXPECT_TRUE(parse_spark_type("numeric(5)")->equals(*decimal128(5, 0)));
+  EXPECT_TRUE(parse_spark_type("varchar(10)")->equals(*utf8()));
+  EXPECT_TRUE(parse_spark_type("timestamp")->equals(*timestamp(TimeUnit::kMicro, "UTC")));
+  EXPECT_TRUE(parse_spark_type("timestamp_ntz")->equals(*timestamp(TimeUnit::kMicro)));
+  EXPECT_TRUE(parse_spark_type("array<string>")->equals(*list(utf8())));
+  EXPECT_TRUE(parse_spark_type("map<string, int>")->equals(*map(utf8(), int32())));
+  EXPECT_TRUE(parse_spark_type("struct<a: int, `b c` string>")
+                  ->equals(*struct_({field("a", int32()), field("b c", utf8())})));
+  EXPECT_THROW(parse_spark_type("decimal(39, 0)"), AnalysisError);
+  EXPECT_THROW(parse_spark_type("decimal(3, 4)"), AnalysisError);
+  EXPECT_THROW(parse_spark_type("array<int"), AnalysisError);
+  EXPECT_THROW(parse_spark_type("interval"), AnalysisError);
+}
+
+TEST(CastFunctions, CallByNameWithTheTargetAsOption) {
+  FunctionRegistry registry;
+  register_cast_functions(registry);
+  const std::vector<Datum> arguments{Datum(make_string_array({"1", "x", std::nullopt}))};
+  ExecContext context;
+  const Datum tried =
+      call("try_cast", arguments, FunctionOptions{{"to", std::string("int")}}, &context, registry);
+  expect_equal(tried.array(), make_array<int32_t>({1, std::nullopt, std::nullopt}));
+  EXPECT_THROW(call("cast", arguments, FunctionOptions{{"to", int64()}}, &context, registry),
+               NumberFormatError);
+  EXPECT_THROW(call("cast", arguments, FunctionOptions{}, &context, registry), AnalysisError);
+  EXPECT_THROW(
+      call("cast", arguments, FunctionOptions{{"to", std::string("date2")}}, &context, registry),
+      AnalysisError);
+  const Resolution resolution = registry.get("cast").resolve(
+      std::vector<TypePtr>{utf8()}, FunctionOptions{{"to", std::string("decimal(5,1)")}});
+  EXPECT_TRUE(resolution.output->equals(*decimal128(5, 1)));
+}
+
+}  // namespace
+}  // namespace bowstring::compute

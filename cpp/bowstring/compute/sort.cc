@@ -1,0 +1,650 @@
+#include "bowstring/compute/sort.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bowstring/array/builder_primitive.h"
+#include "bowstring/compute/selection.h"
+#include "bowstring/memory/buffer.h"
+#include "bowstring/util/bit_util.h"
+#include "bowstring/util/error.h"
+
+namespace bowstring::compute {
+namespace {
+
+constexpr uint64_t kSignBit = uint64_t{1} << 63;
+
+// --- keys as unsigned numbers ----------------------------------------------------------------
+
+/// Order-preserving maps of values to uint64: a < b in Spark's order iff key(a) < key(b).
+inline uint64_t signed_key(int64_t value) { return static_cast<uint64_t>(value) ^ kSignBit; }
+
+inline uint64_t double_key(double value) {
+  if (std::isnan(value)) {
+    return ~uint64_t{0};  // every NaN is one value, above +infinity
+  }
+  if (value == 0.0) {
+    value = 0.0;  // -0.0 sorts with 0.0
+  }
+  const auto bits = std::bit_cast<uint64_t>(value);
+  return (bits & kSignBit) != 0 ? ~bits : bits | kSignBit;
+}
+
+/// The key of every row of a fixed-width array, complemented when descending (so that an
+/// ascending sort of keys gives the descending order and ties stay in row order).
+template <typename T, typename Map>
+void fill_keys(const ArrayData& data, bool descending, std::vector<uint64_t>& keys, Map map) {
+  const T* values = data.values<T>(1);
+  const uint64_t flip = descending ? ~uint64_t{0} : 0;
+  keys.resize(static_cast<size_t>(data.length));
+  for (int64_t i = 0; i < data.length; ++i) {
+    keys[static_cast<size_t>(i)] = map(values[i]) ^ flip;
+  }
+}
+
+/// Whether `type`'s values map to one uint64 key.
+bool has_number_key(TypeId id) {
+  switch (id) {
+    case TypeId::kBoolean:
+    case TypeId::kInt8:
+    case TypeId::kInt16:
+    case TypeId::kInt32:
+    case TypeId::kInt64:
+    case TypeId::kUInt8:
+    case TypeId::kUInt16:
+    case TypeId::kUInt32:
+    case TypeId::kUInt64:
+    case TypeId::kFloat16:
+    case TypeId::kFloat32:
+    case TypeId::kFloat64:
+    case TypeId::kDecimal32:
+    case TypeId::kDecimal64:
+    case TypeId::kDate32:
+    case TypeId::kDate64:
+    case TypeId::kTime32:
+    case TypeId::kTime64:
+    case TypeId::kTimestamp:
+    case TypeId::kDuration:
+    case TypeId::kIntervalMonths:
+      return true;
+    default:
+      return false;
+  }
+}
+
+void number_keys(const ArrayData& data, bool descending, std::vector<uint64_t>& keys) {
+  auto as_signed = [](auto value) { return signed_key(static_cast<int64_t>(value)); };
+  auto as_unsigned = [](auto value) { return static_cast<uint64_t>(value); };
+  switch (data.type->id()) {
+    case TypeId::kBoolean: {
+      keys.resize(static_cast<size_t>(data.length));
+      const uint64_t flip = descending ? ~uint64_t{0} : 0;
+      const uint8_t* bits = data.buffers[1]->data();
+      for (int64_t i = 0; i < data.length; ++i) {
+        keys[static_cast<size_t>(i)] =
+            static_cast<uint64_t>(bit_util::get_bit(bits, data.offset + i)) ^ flip;
+      }
+      return;
+    }
+    case TypeId::kInt8:
+      return fill_keys<int8_t>(data, descending, keys, as_signed);
+    case TypeId::kInt16:
+      return fill_keys<int16_t>(data, descending, keys, as_signed);
+    case TypeId::kInt32:
+    case TypeId::kDate32:
+    case TypeId::kTime32:
+    case TypeId::kIntervalMonths:
+    case TypeId::kDecimal32:
+      return fill_keys<int32_t>(data, descending, keys, as_signed);
+    case TypeId::kUInt8:
+      return fill_keys<uint8_t>(data, descending, keys, as_unsigned);
+    case TypeId::kUInt16:
+      return fill_keys<uint16_t>(data, descending, keys, as_unsigned);
+    case TypeId::kUInt32:
+      return fill_keys<uint32_t>(data, descending, keys, as_unsigned);
+    case TypeId::kUInt64:
+      return fill_keys<uint64_t>(data, descending, keys, as_unsigned);
+    case TypeId::kFloat16:
+      return fill_keys<uint16_t>(data, descending, keys, [](uint16_t bits) {
+        return double_key(static_cast<double>(float16_to_float(bits)));
+      });
+    case TypeId::kFloat32:
+      return fill_keys<float>(data, descending, keys,
+                              [](float value) { return double_key(static_cast<double>(value)); });
+    case TypeId::kFloat64:
+      return fill_keys<double>(data, descending, keys, double_key);
+    default:
+      return fill_keys<int64_t>(data, descending, keys, as_signed);
+  }
+}
+
+// --- sorting (key, row) entries ----------------------------------------------------------------
+
+struct NumberEntry {
+  uint64_t key;
+  uint64_t row;
+};
+
+/// Stable LSD radix sort of entries by key, a byte at a time; bytes equal in every key are
+/// skipped. `entries` must be in ascending row order for ties to stay so.
+void radix_sort(std::vector<NumberEntry>& entries) {
+  const size_t count = entries.size();
+  std::vector<std::array<uint64_t, 256>> histograms(8);
+  for (auto& histogram : histograms) {
+    histogram.fill(0);
+  }
+  for (const NumberEntry& entry : entries) {
+    for (int digit = 0; digit < 8; ++digit) {
+      ++histograms[static_cast<size_t>(digit)][(entry.key >> (8 * digit)) & 0xFF];
+    }
+  }
+  std::vector<NumberEntry> scratch(count);
+  for (int digit = 0; digit < 8; ++digit) {
+    auto& histogram = histograms[static_cast<size_t>(digit)];
+    if (std::find(histogram.begin(), histogram.end(), count) != histogram.end()) {
+      continue;  // every key has the same byte here
+    }
+    uint64_t position = 0;
+    for (uint64_t& bucket : histogram) {
+      const uint64_t size = bucket;
+      bucket = position;
+      position += size;
+    }
+    const int shift = 8 * digit;
+    for (const NumberEntry& entry : entries) {
+      scratch[histogram[(entry.key >> shift) & 0xFF]++] = entry;
+    }
+    entries.swap(scratch);
+  }
+}
+
+/// Runs of equal keys among sorted entries: the start of each run after the first.
+template <typename Entry, typename Equal>
+void find_runs(const std::vector<Entry>& entries, std::vector<int64_t>* run_starts, Equal equal) {
+  for (size_t i = 1; i < entries.size(); ++i) {
+    if (!equal(entries[i - 1], entries[i])) {
+      run_starts->push_back(static_cast<int64_t>(i));
+    }
+  }
+}
+
+// --- sort columns ------------------------------------------------------------------------------
+
+/// One sort key prepared for sorting: knows which rows are null and how to order the others.
+class SortColumn {
+ public:
+  /// `data` is kept alive: the column reads its validity bitmap and values in place.
+  SortColumn(ArrayDataPtr data_ptr, SortKey order)
+      : descending_(!order.ascending),
+        nulls_first_(order.nulls_go_first()),
+        data_(std::move(data_ptr)) {
+    const ArrayData& data = *data_;
+    if (data.type->id() == TypeId::kNull) {
+      all_null_ = true;
+      has_nulls_ = data.length > 0;
+    } else if (data.buffers[0] != nullptr && data.null_count() > 0) {
+      validity_ = data.buffers[0]->data();
+      validity_offset_ = data.offset;
+      has_nulls_ = true;
+    }
+  }
+  virtual ~SortColumn() = default;
+
+  bool has_nulls() const { return has_nulls_; }
+  bool nulls_first() const { return nulls_first_; }
+  bool is_null(uint64_t row) const {
+    return all_null_ ||
+           (validity_ != nullptr &&
+            !bit_util::get_bit(validity_, validity_offset_ + static_cast<int64_t>(row)));
+  }
+
+  /// Sorts `count` non-null rows, given in ascending row order, stably by value. When
+  /// `run_starts` is given, appends the positions (from `rows`) where a new value starts.
+  virtual void sort_values(uint64_t* rows, int64_t count, std::vector<int64_t>* run_starts) = 0;
+  /// Moves to the front of `rows` (non-null, ascending row order) every row whose value is
+  /// among the `m` first in sort order, ties with the m-th included; returns how many, with
+  /// those rows in ascending row order.
+  virtual int64_t select_first(uint64_t* rows, int64_t count, int64_t m) = 0;
+
+ protected:
+  bool descending_;
+
+ private:
+  bool nulls_first_;
+  ArrayDataPtr data_;
+  bool all_null_ = false;
+  bool has_nulls_ = false;
+  const uint8_t* validity_ = nullptr;
+  int64_t validity_offset_ = 0;
+};
+
+/// A column whose values map to uint64 keys (numbers, booleans, dates, dictionary ranks...).
+class NumberColumn final : public SortColumn {
+ public:
+  NumberColumn(ArrayDataPtr data, SortKey order, std::vector<uint64_t> keys)
+      : SortColumn(std::move(data), order), keys_(std::move(keys)) {}
+
+  void sort_values(uint64_t* rows, int64_t count, std::vector<int64_t>* run_starts) override {
+    std::vector<NumberEntry> entries(static_cast<size_t>(count));
+    for (int64_t i = 0; i < count; ++i) {
+      entries[static_cast<size_t>(i)] = {keys_[rows[i]], rows[i]};
+    }
+    if (count > 256) {
+      radix_sort(entries);
+    } else {
+      std::sort(entries.begin(), entries.end(), [](const NumberEntry& a, const NumberEntry& b) {
+        return a.key < b.key || (a.key == b.key && a.row < b.row);
+      });
+    }
+    for (int64_t i = 0; i < count; ++i) {
+      rows[i] = entries[static_cast<size_t>(i)].row;
+    }
+    if (run_starts != nullptr) {
+      find_runs(entries, run_starts,
+                [](const NumberEntry& a, const NumberEntry& b) { return a.key == b.key; });
+    }
+  }
+
+  int64_t select_first(uint64_t* rows, int64_t count, int64_t m) override {
+    std::vector<uint64_t> candidates(static_cast<size_t>(count));
+    for (int64_t i = 0; i < count; ++i) {
+      candidates[static_cast<size_t>(i)] = keys_[rows[i]];
+    }
+    std::nth_element(candidates.begin(), candidates.begin() + (m - 1), candidates.end());
+    const uint64_t threshold = candidates[static_cast<size_t>(m - 1)];
+    int64_t kept = 0;
+    for (int64_t i = 0; i < count; ++i) {
+      if (keys_[rows[i]] <= threshold) {
+        rows[kept++] = rows[i];
+      }
+    }
+    return kept;
+  }
+
+ private:
+  std::vector<uint64_t> keys_;
+};
+
+/// Entries of columns compared by a value type other than one number.
+template <typename Key>
+struct KeyEntry {
+  Key key;
+  uint64_t row;
+};
+
+/// Strings and binaries: an 8-byte big-endian prefix decides most comparisons; the bytes after
+/// it are compared only when the prefixes tie.
+struct StringKey {
+  uint64_t prefix;
+  std::string_view value;
+};
+
+inline uint64_t string_prefix(std::string_view value) {
+  uint64_t prefix = 0;
+  std::memcpy(&prefix, value.data(), std::min<size_t>(8, value.size()));
+  return __builtin_bswap64(prefix);
+}
+
+inline int compare_keys(const StringKey& a, const StringKey& b) {
+  if (a.prefix != b.prefix) {
+    return a.prefix < b.prefix ? -1 : 1;
+  }
+  const int bytes = a.value.compare(b.value);
+  return bytes < 0 ? -1 : (bytes > 0 ? 1 : 0);
+}
+
+/// Decimal128 and decimal256: W words, most significant first, the first with its sign flipped.
+template <size_t W>
+using WideKey = std::array<uint64_t, W>;
+
+template <size_t W>
+inline int compare_keys(const WideKey<W>& a, const WideKey<W>& b) {
+  for (size_t w = 0; w < W; ++w) {
+    if (a[w] != b[w]) {
+      return a[w] < b[w] ? -1 : 1;
+    }
+  }
+  return 0;
+}
+
+/// A column whose keys are read by `Source::key(row)` and compared with `compare_keys`.
+template <typename Source>
+class ComparedColumn final : public SortColumn {
+  using Key = decltype(std::declval<const Source&>().key(0));
+  using Entry = KeyEntry<Key>;
+
+ public:
+  ComparedColumn(ArrayDataPtr data, SortKey order, Source source)
+      : SortColumn(std::move(data), order), source_(std::move(source)) {}
+
+  void sort_values(uint64_t* rows, int64_t count, std::vector<int64_t>* run_starts) override {
+    std::vector<Entry> entries = entries_of(rows, count);
+    std::sort(entries.begin(), entries.end(), less());
+    for (int64_t i = 0; i < count; ++i) {
+      rows[i] = entries[static_cast<size_t>(i)].row;
+    }
+    if (run_starts != nullptr) {
+      find_runs(entries, run_starts,
+                [](const Entry& a, const Entry& b) { return compare_keys(a.key, b.key) == 0; });
+    }
+  }
+
+  int64_t select_first(uint64_t* rows, int64_t count, int64_t m) override {
+    std::vector<Entry> entries = entries_of(rows, count);
+    std::nth_element(entries.begin(), entries.begin() + (m - 1), entries.end(), less());
+    const Key threshold = entries[static_cast<size_t>(m - 1)].key;
+    const int direction = descending_ ? -1 : 1;
+    int64_t kept = 0;
+    for (int64_t i = 0; i < count; ++i) {
+      if (direction * compare_keys(source_.key(rows[i]), threshold) <= 0) {
+        rows[kept++] = rows[i];
+      }
+    }
+    return kept;
+  }
+
+ private:
+  std::vector<Entry> entries_of(const uint64_t* rows, int64_t count) const {
+    std::vector<Entry> entries(static_cast<size_t>(count));
+    for (int64_t i = 0; i < count; ++i) {
+      entries[static_cast<size_t>(i)] = {source_.key(rows[i]), rows[i]};
+    }
+    return entries;
+  }
+  auto less() const {
+    const int direction = descending_ ? -1 : 1;
+    return [direction](const Entry& a, const Entry& b) {
+      const int order = direction * compare_keys(a.key, b.key);
+      return order < 0 || (order == 0 && a.row < b.row);
+    };
+  }
+
+  Source source_;
+};
+
+template <typename View>
+struct StringSource {
+  View view;
+  StringKey key(uint64_t row) const {
+    const std::string_view value = view.value(static_cast<int64_t>(row));
+    return {string_prefix(value), value};
+  }
+};
+
+template <size_t W>
+struct WideSource {
+  const uint64_t* words;  // W words per value, least significant first
+  WideKey<W> key(uint64_t row) const {
+    WideKey<W> key;
+    const uint64_t* value = words + row * W;
+    for (size_t w = 0; w < W; ++w) {
+      key[w] = value[W - 1 - w];
+    }
+    key[0] ^= kSignBit;
+    return key;
+  }
+};
+
+std::unique_ptr<SortColumn> make_column(const Array& array, SortKey order, Allocator* allocator);
+
+/// The rank of each dictionary value in ascending order (equal values share a rank); null
+/// values get no rank (`valid` false).
+std::vector<uint64_t> dictionary_ranks(const Array& dictionary, std::vector<bool>& valid,
+                                       Allocator* allocator) {
+  std::unique_ptr<SortColumn> column = make_column(dictionary, SortKey{}, allocator);
+  std::vector<uint64_t> rows;
+  valid.assign(static_cast<size_t>(dictionary.length()), true);
+  for (int64_t i = 0; i < dictionary.length(); ++i) {
+    if (column->is_null(static_cast<uint64_t>(i))) {
+      valid[static_cast<size_t>(i)] = false;
+    } else {
+      rows.push_back(static_cast<uint64_t>(i));
+    }
+  }
+  std::vector<int64_t> run_starts;
+  column->sort_values(rows.data(), static_cast<int64_t>(rows.size()), &run_starts);
+  std::vector<uint64_t> ranks(static_cast<size_t>(dictionary.length()), 0);
+  uint64_t rank = 0;
+  size_t next_run = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (next_run < run_starts.size() && static_cast<int64_t>(i) == run_starts[next_run]) {
+      ++rank;
+      ++next_run;
+    }
+    ranks[rows[i]] = rank;
+  }
+  return ranks;
+}
+
+/// A dictionary array as a number column of value ranks; rows whose value is null become null.
+std::unique_ptr<SortColumn> make_dictionary_column(const Array& array, SortKey order,
+                                                   Allocator* allocator) {
+  const DictionaryArray view(array);
+  std::vector<bool> valid;
+  const std::vector<uint64_t> ranks = dictionary_ranks(view.dictionary(), valid, allocator);
+  const int64_t length = array.length();
+  std::vector<uint64_t> keys(static_cast<size_t>(length));
+  BooleanBuilder validity(allocator);
+  bool any_null = false;
+  const uint64_t flip = order.ascending ? 0 : ~uint64_t{0};
+  for (int64_t i = 0; i < length; ++i) {
+    bool row_valid = !array.data()->is_null_in_bitmap(i);
+    if (row_valid) {
+      const auto index = static_cast<size_t>(view.index(i));
+      row_valid = valid[index];
+      keys[static_cast<size_t>(i)] = ranks[index] ^ flip;
+    }
+    any_null |= !row_valid;
+    validity.append(row_valid);
+  }
+  // The column reads nulls from a boolean array standing in for the dictionary's validity.
+  const Array validity_bits = validity.finish();
+  std::shared_ptr<Buffer> bitmap = any_null ? validity_bits.data()->buffers[1] : nullptr;
+  auto nulls = std::make_shared<ArrayData>(uint64(), length,
+                                           std::vector<std::shared_ptr<Buffer>>{bitmap, nullptr},
+                                           any_null ? ArrayData::kUnknownNullCount : 0);
+  return std::make_unique<NumberColumn>(std::move(nulls), order, std::move(keys));
+}
+
+std::unique_ptr<SortColumn> make_column(const Array& array, SortKey order, Allocator* allocator) {
+  const ArrayDataPtr& data_ptr = array.data();
+  const ArrayData& data = *data_ptr;
+  const TypeId id = array.type_id();
+  if (has_number_key(id)) {
+    std::vector<uint64_t> keys;
+    number_keys(data, !order.ascending, keys);
+    return std::make_unique<NumberColumn>(data_ptr, order, std::move(keys));
+  }
+  switch (id) {
+    case TypeId::kNull:
+      return std::make_unique<NumberColumn>(data_ptr, order, std::vector<uint64_t>());
+    case TypeId::kString:
+    case TypeId::kBinary:
+      return std::make_unique<ComparedColumn<StringSource<BinaryArray>>>(
+          data_ptr, order, StringSource<BinaryArray>{BinaryArray(array)});
+    case TypeId::kLargeString:
+    case TypeId::kLargeBinary:
+      return std::make_unique<ComparedColumn<StringSource<LargeBinaryArray>>>(
+          data_ptr, order, StringSource<LargeBinaryArray>{LargeBinaryArray(array)});
+    case TypeId::kStringView:
+    case TypeId::kBinaryView:
+      return std::make_unique<ComparedColumn<StringSource<BinaryViewArray>>>(
+          data_ptr, order, StringSource<BinaryViewArray>{BinaryViewArray(array)});
+    case TypeId::kFixedSizeBinary:
+      return std::make_unique<ComparedColumn<StringSource<FixedSizeBinaryArray>>>(
+          data_ptr, order, StringSource<FixedSizeBinaryArray>{FixedSizeBinaryArray(array)});
+    case TypeId::kDecimal128:
+      return std::make_unique<ComparedColumn<WideSource<2>>>(
+          data_ptr, order, WideSource<2>{data.buffers[1]->data_as<uint64_t>() + 2 * data.offset});
+    case TypeId::kDecimal256:
+      return std::make_unique<ComparedColumn<WideSource<4>>>(
+          data_ptr, order, WideSource<4>{data.buffers[1]->data_as<uint64_t>() + 4 * data.offset});
+    case TypeId::kDictionary:
+      return make_dictionary_column(array, order, allocator);
+    case TypeId::kExtension:
+      return make_column(ExtensionArray(array).storage(), order, allocator);
+    case TypeId::kRunEndEncoded: {
+      // Expanded to one value per row: sorting reads every row's value anyway.
+      const RunEndEncodedArray view(array);
+      std::vector<int64_t> physical(static_cast<size_t>(array.length()));
+      for (int64_t i = 0; i < array.length(); ++i) {
+        physical[static_cast<size_t>(i)] = view.physical_index(i);
+      }
+      // The expanded array must outlive the column, which keeps pointers into it.
+      return make_column(take(view.values(), std::span<const int64_t>(physical), allocator), order,
+                         allocator);
+    }
+    default:
+      throw TypeError("sort_indices: cannot sort values of type " + array.type()->to_string());
+  }
+}
+
+// --- the sort driver ---------------------------------------------------------------------------
+
+/// Sorts `count` rows (ascending row order) by columns[k], then ties by the following columns.
+void sort_rows(std::span<const std::unique_ptr<SortColumn>> columns, size_t k, uint64_t* rows,
+               int64_t count) {
+  SortColumn& column = *columns[k];
+  const bool more = k + 1 < columns.size();
+  int64_t null_count = 0;
+  uint64_t* values = rows;
+  uint64_t* nulls = rows;
+  if (column.has_nulls()) {
+    std::vector<uint64_t> null_rows;
+    int64_t kept = 0;
+    for (int64_t i = 0; i < count; ++i) {
+      if (column.is_null(rows[i])) {
+        null_rows.push_back(rows[i]);
+      } else {
+        rows[kept++] = rows[i];
+      }
+    }
+    null_count = static_cast<int64_t>(null_rows.size());
+    if (column.nulls_first()) {
+      std::move_backward(rows, rows + kept, rows + count);
+      std::copy(null_rows.begin(), null_rows.end(), rows);
+      values = rows + null_count;
+    } else {
+      std::copy(null_rows.begin(), null_rows.end(), rows + kept);
+      nulls = rows + kept;
+    }
+  }
+  const int64_t value_count = count - null_count;
+  std::vector<int64_t> run_starts;
+  column.sort_values(values, value_count, more ? &run_starts : nullptr);
+  if (!more) {
+    return;
+  }
+  if (null_count > 1) {
+    sort_rows(columns, k + 1, nulls, null_count);
+  }
+  int64_t start = 0;
+  run_starts.push_back(value_count);
+  for (const int64_t end : run_starts) {
+    if (end - start > 1) {
+      sort_rows(columns, k + 1, values + start, end - start);
+    }
+    start = end;
+  }
+}
+
+std::vector<std::unique_ptr<SortColumn>> prepare(std::span<const Array> keys,
+                                                 std::span<const SortKey> order,
+                                                 const char* function, Allocator* allocator) {
+  if (keys.empty()) {
+    throw InvalidArgument(std::string(function) + ": at least one sort key is needed");
+  }
+  if (order.size() != keys.size()) {
+    throw InvalidArgument(std::string(function) + ": " + std::to_string(keys.size()) +
+                          " sort keys but " + std::to_string(order.size()) + " orders");
+  }
+  std::vector<std::unique_ptr<SortColumn>> columns;
+  for (size_t k = 0; k < keys.size(); ++k) {
+    if (keys[k].length() != keys[0].length()) {
+      throw InvalidArgument(std::string(function) + ": sort key " + std::to_string(k) + " has " +
+                            std::to_string(keys[k].length()) + " rows but key 0 has " +
+                            std::to_string(keys[0].length()));
+    }
+    columns.push_back(make_column(keys[k], order[k], allocator));
+  }
+  return columns;
+}
+
+Array indices_array(const uint64_t* rows, int64_t count, Allocator* allocator) {
+  MutableBuffer buffer(count * 8, allocator);
+  if (count > 0) {
+    std::memcpy(buffer.mutable_data(), rows, static_cast<size_t>(count * 8));
+  }
+  return Array(std::make_shared<ArrayData>(
+      uint64(), count, std::vector<std::shared_ptr<Buffer>>{nullptr, buffer.finish()}, 0));
+}
+
+}  // namespace
+
+Array sort_indices(std::span<const Array> keys, std::span<const SortKey> order,
+                   Allocator* allocator) {
+  const std::vector<std::unique_ptr<SortColumn>> columns =
+      prepare(keys, order, "sort_indices", allocator);
+  const int64_t length = keys[0].length();
+  MutableBuffer buffer(length * 8, allocator);
+  auto* rows = reinterpret_cast<uint64_t*>(buffer.mutable_data());
+  for (int64_t i = 0; i < length; ++i) {
+    rows[i] = static_cast<uint64_t>(i);
+  }
+  sort_rows(columns, 0, rows, length);
+  return Array(std::make_shared<ArrayData>(
+      uint64(), length, std::vector<std::shared_ptr<Buffer>>{nullptr, buffer.finish()}, 0));
+}
+
+Array sort_indices(const Array& key, SortKey order, Allocator* allocator) {
+  return sort_indices(std::span<const Array>(&key, 1), std::span<const SortKey>(&order, 1),
+                      allocator);
+}
+
+Array top_n(std::span<const Array> keys, std::span<const SortKey> order, int64_t n,
+            Allocator* allocator) {
+  if (n < 0) {
+    throw InvalidArgument("top_n: n must not be negative, got " + std::to_string(n));
+  }
+  const std::vector<std::unique_ptr<SortColumn>> columns = prepare(keys, order, "top_n", allocator);
+  const int64_t length = keys[0].length();
+  n = std::min(n, length);
+  // Candidates: the rows the first key puts among the first n, with every row tying with the
+  // n-th; only they are sorted by all keys.
+  SortColumn& first = *columns[0];
+  std::vector<uint64_t> null_rows;
+  std::vector<uint64_t> value_rows;
+  for (int64_t i = 0; i < length; ++i) {
+    (first.is_null(static_cast<uint64_t>(i)) ? null_rows : value_rows)
+        .push_back(static_cast<uint64_t>(i));
+  }
+  const auto null_count = static_cast<int64_t>(null_rows.size());
+  std::vector<uint64_t> candidates;
+  int64_t wanted_values = n;
+  if (first.nulls_first()) {
+    candidates = null_rows;
+    wanted_values = std::max<int64_t>(0, n - null_count);
+  }
+  if (wanted_values > 0) {
+    const auto value_count = static_cast<int64_t>(value_rows.size());
+    const int64_t kept = wanted_values >= value_count
+                             ? value_count
+                             : first.select_first(value_rows.data(), value_count, wanted_values);
+    candidates.insert(candidates.end(), value_rows.begin(), value_rows.begin() + kept);
+    if (!first.nulls_first() && kept < n) {
+      candidates.insert(candidates.end(), null_rows.begin(), null_rows.end());
+    }
+  }
+  std::sort(candidates.begin(), candidates.end());
+  sort_rows(columns, 0, candidates.data(), static_cast<int64_t>(candidates.size()));
+  return indices_array(candidates.data(), std::min<int64_t>(n, std::ssize(candidates)), allocator);
+}
+
+}  // namespace bowstring::compute

@@ -1,0 +1,265 @@
+#include "bowstring/compute/sort.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <numeric>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "bowstring/testing/array_data_testing.h"
+#include "bowstring/testing/array_testing.h"
+#include "bowstring/testing/test_util.h"
+
+namespace bowstring::compute {
+namespace {
+
+using bowstring::testing::array_of;
+using bowstring::testing::booleans;
+using bowstring::testing::doubles;
+using bowstring::testing::error_message;
+using bowstring::testing::int32s;
+using bowstring::testing::int64s;
+using bowstring::testing::strings;
+
+std::vector<uint64_t> rows_of(const Array& indices) {
+  indices.validate_full();
+  EXPECT_EQ(indices.type_id(), TypeId::kUInt64);
+  const UInt64Array view(indices);
+  return {view.values().begin(), view.values().end()};
+}
+
+std::vector<uint64_t> sorted(const Array& key, SortKey order = {}) {
+  return rows_of(sort_indices(key, order));
+}
+
+using Rows = std::vector<uint64_t>;
+const SortKey kAscending{true, std::nullopt};
+const SortKey kDescending{false, std::nullopt};
+
+TEST(SortIndices, IntegersWithSparkNullDefaults) {
+  const Array values = int64s({3, std::nullopt, 1, 3, std::nullopt, -2});
+  // Ascending puts nulls first, descending last (Spark's defaults); ties keep input order.
+  EXPECT_EQ(sorted(values), (Rows{1, 4, 5, 2, 0, 3}));
+  EXPECT_EQ(sorted(values, kDescending), (Rows{0, 3, 2, 5, 1, 4}));
+  EXPECT_EQ(sorted(values, SortKey{true, false}), (Rows{5, 2, 0, 3, 1, 4}));
+  EXPECT_EQ(sorted(values, SortKey{false, true}), (Rows{1, 4, 0, 3, 2, 5}));
+}
+
+TEST(SortIndices, EveryIntegerWidthAndTemporalType) {
+  EXPECT_EQ(sorted(array_of<int8_t>(int8(), {5, -128, 127, std::nullopt})), (Rows{3, 1, 0, 2}));
+  EXPECT_EQ(sorted(array_of<uint8_t>(uint8(), {200, 1, 255})), (Rows{1, 0, 2}));
+  EXPECT_EQ(sorted(array_of<int16_t>(int16(), {-1, -32768, 1})), (Rows{1, 0, 2}));
+  EXPECT_EQ(sorted(array_of<uint16_t>(uint16(), {65535, 0})), (Rows{1, 0}));
+  EXPECT_EQ(sorted(int32s({2147483647, -2147483647 - 1, 0})), (Rows{1, 2, 0}));
+  EXPECT_EQ(sorted(array_of<uint32_t>(uint32(), {4000000000u, 7})), (Rows{1, 0}));
+  EXPECT_EQ(sorted(array_of<uint64_t>(uint64(), {18446744073709551615ull, 0, 1ull << 63})),
+            (Rows{1, 2, 0}));
+  EXPECT_EQ(sorted(array_of<int64_t>(int64(), {INT64_MAX, INT64_MIN, -1})), (Rows{1, 2, 0}));
+  EXPECT_EQ(sorted(array_of<int32_t>(date32(), {19000, -5, std::nullopt})), (Rows{2, 1, 0}));
+  EXPECT_EQ(sorted(array_of<int64_t>(timestamp(TimeUnit::kMicro, "UTC"), {5, -5}), kDescending),
+            (Rows{0, 1}));
+  EXPECT_EQ(sorted(array_of<int64_t>(duration(TimeUnit::kSecond), {3, 1, 2})), (Rows{1, 2, 0}));
+  EXPECT_EQ(sorted(array_of<int32_t>(time32(TimeUnit::kMilli), {9, 8})), (Rows{1, 0}));
+}
+
+TEST(SortIndices, FloatsOrderNanAsSparkDoes) {
+  const double nan = std::nan("");
+  const Array values =
+      doubles({nan, INFINITY, -0.0, std::nullopt, 0.0, -INFINITY, -nan, 1.5, -1e300});
+  // NaN above +infinity, all NaNs equal (input order kept), -0.0 equal to 0.0.
+  EXPECT_EQ(sorted(values), (Rows{3, 5, 8, 2, 4, 7, 1, 0, 6}));
+  EXPECT_EQ(sorted(values, kDescending), (Rows{0, 6, 1, 7, 2, 4, 8, 5, 3}));
+  const Array floats = array_of<float>(float32(), {NAN, 1.0f, -INFINITY, -0.0f, 0.0f});
+  EXPECT_EQ(sorted(floats), (Rows{2, 3, 4, 1, 0}));
+  // float16: 0x7E00 NaN, 0x3C00 1.0, 0xC000 -2.0, 0x8000 -0.0, 0x7C00 +infinity.
+  const Array halves = array_of<uint16_t>(float16(), {0x7E00, 0x3C00, 0xC000, 0x8000, 0x7C00});
+  EXPECT_EQ(sorted(halves), (Rows{2, 3, 1, 4, 0}));
+}
+
+TEST(SortIndices, BooleansFalseFirst) {
+  EXPECT_EQ(sorted(booleans({true, false, std::nullopt, true, false})), (Rows{2, 1, 4, 0, 3}));
+  EXPECT_EQ(sorted(booleans({true, false, std::nullopt, true}), kDescending), (Rows{0, 3, 1, 2}));
+}
+
+TEST(SortIndices, StringsByBytes) {
+  const Array values =
+      strings({"b", "a long shared prefix 2", "\xc3\xa9", "", "a long shared prefix 1",
+               std::nullopt, "B", "a long shared prefix", "a"});
+  // Upper case before lower case, é (0xC3 0xA9) after ASCII, a prefix before its extensions.
+  const Rows expected{5, 3, 6, 8, 7, 4, 1, 0, 2};
+  for (const TypePtr& type : {utf8(), large_utf8(), binary(), large_binary()}) {
+    EXPECT_EQ(sorted(bowstring::testing::strings(
+                  {"b", "a long shared prefix 2", "\xc3\xa9", "", "a long shared prefix 1",
+                   std::nullopt, "B", "a long shared prefix", "a"},
+                  type)),
+              expected)
+        << type->to_string();
+  }
+  EXPECT_EQ(sorted(bowstring::testing::views({"b", "a long shared prefix 2", "\xc3\xa9", "",
+                                              "a long shared prefix 1", std::nullopt, "B",
+                                              "a long shared prefix", "a"})),
+            expected);
+  EXPECT_EQ(sorted(values.slice(1, 4), kDescending), (Rows{1, 0, 3, 2}));
+  const Array fixed =
+      bowstring::testing::make_string_array({"bb", "ab", std::nullopt, "ba"}, fixed_size_binary(2));
+  EXPECT_EQ(sorted(fixed), (Rows{2, 1, 3, 0}));
+}
+
+TEST(SortIndices, Decimals) {
+  for (const TypePtr& type :
+       {decimal32(9, 2), decimal64(18, 2), decimal128(38, 2), decimal256(76, 2)}) {
+    const Array values = bowstring::testing::make_decimal_array(
+        type, {"1.50", "-1.50", std::nullopt, "0.00", "-0.01", "1.49"});
+    EXPECT_EQ(sorted(values), (Rows{2, 1, 4, 3, 5, 0})) << type->to_string();
+    EXPECT_EQ(sorted(values.slice(1), kDescending), (Rows{4, 2, 3, 0, 1})) << type->to_string();
+  }
+}
+
+TEST(SortIndices, DictionaryByValues) {
+  const Array dictionary = strings({"pear", "apple", std::nullopt, "fig", "apple"});
+  const Array codes = bowstring::testing::dictionary_of(
+      bowstring::dictionary(int8(), utf8()), {0, 1, 2, std::nullopt, 3, 4, 1}, dictionary);
+  // A null index and an index to a null value are both null; the two "apple" entries tie.
+  EXPECT_EQ(sorted(codes), (Rows{2, 3, 1, 5, 6, 4, 0}));
+  EXPECT_EQ(sorted(codes.slice(1, 4), kDescending), (Rows{3, 0, 1, 2}));
+}
+
+TEST(SortIndices, RunEndEncodedExtensionAndNull) {
+  const Array runs = bowstring::testing::run_end_encoded_of(
+      run_end_encoded(int32(), int64()), {2, 3, 5}, int64s({7, std::nullopt, 1}));
+  EXPECT_EQ(sorted(runs), (Rows{2, 3, 4, 0, 1}));
+  EXPECT_EQ(sorted(runs.slice(1, 3)), (Rows{1, 2, 0}));
+  const Array ticks =
+      bowstring::testing::make_array(extension(int64(), "example.ticks"), 3,
+                                     {nullptr, bowstring::testing::buffer_of<int64_t>({3, 1, 2})});
+  EXPECT_EQ(sorted(ticks), (Rows{1, 2, 0}));
+  const Array nothing = bowstring::testing::make_array(null(), 3, {nullptr});
+  EXPECT_EQ(sorted(nothing), (Rows{0, 1, 2}));
+}
+
+TEST(SortIndices, EmptyAndSliced) {
+  EXPECT_EQ(sorted(int64s({})), Rows{});
+  EXPECT_EQ(sorted(strings({})), Rows{});
+  EXPECT_EQ(sorted(int64s({9, 4, std::nullopt, 1, 8}).slice(1, 3)), (Rows{1, 2, 0}));
+  EXPECT_EQ(sorted(booleans({true, true, false, std::nullopt}).slice(1)), (Rows{2, 1, 0}));
+}
+
+TEST(SortIndices, ManyKeysBreakTies) {
+  const Array first = strings({"b", "a", "b", std::nullopt, "a", std::nullopt});
+  const Array second = int64s({1, 2, std::nullopt, 5, 2, 4});
+  const Array third = doubles({0.5, 1.0, 0.0, 0.0, -1.0, 0.0});
+  const std::vector<Array> keys{first, second, third};
+  const std::vector<SortKey> order{kAscending, kDescending, kAscending};
+  // Nulls of the first key tie and are ordered by the second key (descending: 5 before 4).
+  EXPECT_EQ(rows_of(sort_indices(keys, order)), (Rows{3, 5, 4, 1, 0, 2}));
+}
+
+/// A reference: std::stable_sort with a comparator over the values read one by one.
+Rows reference_sort(const std::vector<std::optional<int64_t>>& a,
+                    const std::vector<std::optional<double>>& b, SortKey order_a, SortKey order_b) {
+  Rows rows(a.size());
+  std::iota(rows.begin(), rows.end(), 0);
+  auto compare_a = [&](uint64_t x, uint64_t y) -> int {
+    const auto &u = a[x], &v = a[y];
+    if (!u.has_value() || !v.has_value()) {
+      if (u.has_value() == v.has_value()) return 0;
+      return !u.has_value() == order_a.nulls_go_first() ? -1 : 1;
+    }
+    const int raw = *u < *v ? -1 : (*u > *v ? 1 : 0);
+    return order_a.ascending ? raw : -raw;
+  };
+  auto compare_b = [&](uint64_t x, uint64_t y) -> int {
+    const auto &u = b[x], &v = b[y];
+    if (!u.has_value() || !v.has_value()) {
+      if (u.has_value() == v.has_value()) return 0;
+      return !u.has_value() == order_b.nulls_go_first() ? -1 : 1;
+    }
+    // Spark: NaN above everything, NaN == NaN.
+    const bool nan_u = std::isnan(*u), nan_v = std::isnan(*v);
+    int raw;
+    if (nan_u || nan_v) {
+      raw = nan_u == nan_v ? 0 : (nan_u ? 1 : -1);
+    } else {
+      raw = *u < *v ? -1 : (*u > *v ? 1 : 0);
+    }
+    return order_b.ascending ? raw : -raw;
+  };
+  std::stable_sort(rows.begin(), rows.end(), [&](uint64_t x, uint64_t y) {
+    const int c = compare_a(x, y);
+    return c != 0 ? c < 0 : compare_b(x, y) < 0;
+  });
+  return rows;
+}
+
+TEST(SortIndices, RandomizedAgainstReference) {
+  std::mt19937_64 random(11);
+  for (const int length : {0, 1, 7, 300, 5000}) {
+    for (const int64_t range : {int64_t{3}, int64_t{1000}, int64_t{1} << 62}) {
+      std::vector<std::optional<int64_t>> a;
+      std::vector<std::optional<double>> b;
+      for (int i = 0; i < length; ++i) {
+        a.push_back(
+            random() % 10 == 0
+                ? std::nullopt
+                : std::optional<int64_t>(
+                      static_cast<int64_t>(random() % static_cast<uint64_t>(range)) - range / 2));
+        const uint64_t pick = random() % 20;
+        b.push_back(pick == 0   ? std::nullopt
+                    : pick == 1 ? std::optional<double>(std::nan(""))
+                    : pick == 2 ? std::optional<double>(-0.0)
+                                : std::optional<double>(static_cast<double>(random() % 50) - 25));
+      }
+      const Array key_a = array_of<int64_t>(int64(), a);
+      const Array key_b = doubles(b);
+      for (const SortKey order_a : {kAscending, kDescending, SortKey{true, false}}) {
+        for (const SortKey order_b : {kAscending, kDescending, SortKey{false, true}}) {
+          const Rows expected = reference_sort(a, b, order_a, order_b);
+          const std::vector<Array> keys{key_a, key_b};
+          const std::vector<SortKey> order{order_a, order_b};
+          ASSERT_EQ(rows_of(sort_indices(keys, order)), expected)
+              << "length " << length << " range " << range;
+          for (const int64_t n : {0, 1, 5, length / 2, length + 3}) {
+            const Rows top = rows_of(top_n(keys, order, n));
+            const Rows prefix(expected.begin(),
+                              expected.begin() + std::min<int64_t>(n, std::ssize(expected)));
+            ASSERT_EQ(top, prefix) << "top " << n << " of " << length;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(TopN, StringsAndNullsFirst) {
+  const Array values = strings({"d", std::nullopt, "a", "c", std::nullopt, "a", "b"});
+  const std::vector<Array> keys{values};
+  const std::vector<SortKey> ascending{kAscending};
+  EXPECT_EQ(rows_of(top_n(keys, ascending, 3)), (Rows{1, 4, 2}));
+  EXPECT_EQ(rows_of(top_n(keys, ascending, 1)), (Rows{1}));
+  const std::vector<SortKey> descending{kDescending};
+  EXPECT_EQ(rows_of(top_n(keys, descending, 2)), (Rows{0, 3}));
+  EXPECT_EQ(rows_of(top_n(keys, descending, 7)), (Rows{0, 3, 6, 2, 5, 1, 4}));
+  EXPECT_THROW(top_n(keys, ascending, -1), InvalidArgument);
+}
+
+TEST(SortIndices, Errors) {
+  const std::vector<Array> keys{int64s({1, 2}), int64s({1})};
+  const std::vector<SortKey> order{kAscending, kAscending};
+  EXPECT_EQ(error_message<InvalidArgument>([&] { sort_indices(keys, order); }),
+            "sort_indices: sort key 1 has 1 rows but key 0 has 2");
+  EXPECT_EQ(error_message<InvalidArgument>(
+                [&] { sort_indices(std::span<const Array>(keys.data(), 1), order); }),
+            "sort_indices: 1 sort keys but 2 orders");
+  EXPECT_THROW(sort_indices(std::span<const Array>(), std::span<const SortKey>()), InvalidArgument);
+  const Array lists = bowstring::testing::make_list_array<int64_t>({{{1}}});
+  EXPECT_EQ(error_message<TypeError>([&] { sort_indices(lists); }),
+            "sort_indices: cannot sort values of type list<item: int64>");
+}
+
+}  // namespace
+}  // namespace bowstring::compute
