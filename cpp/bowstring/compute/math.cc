@@ -37,14 +37,28 @@ constexpr FailurePolicy kNullOnFailure{OnFailure::kNull, OnFailure::kNull};
 
 // --- functions of doubles -----------------------------------------------------------------
 
-// A function of one DOUBLE. `op(x, &out)` returns kInvalid for rows Spark makes null.
+// NUMERIC, STRING (cast to DOUBLE as Spark's implicit casts do) and NULL.
+void check_numeric(const std::string& function, const TypePtr& type) {
+  const SparkType spark = spark_type_of(*type);
+  if (!is_numeric(spark) && spark != SparkType::kString && spark != SparkType::kNull) {
+    throw AnalysisError("DATATYPE_MISMATCH",
+                        "Cannot resolve \"" + function +
+                            "\" due to data type mismatch: the input requires the type "
+                            "\"DOUBLE\", not \"" +
+                            spark_type_name(*type) + "\".");
+  }
+}
+
+// A function of one DOUBLE. `Op(x, &out)` returns kInvalid for rows Spark makes null; as a
+// template argument it is inlined into the loop.
 using DoubleUnary = uint8_t (*)(double, double*);
 
+template <DoubleUnary Op>
 class DoubleFunction final : public ScalarFunction {
  public:
-  DoubleFunction(std::string name, DoubleUnary op, std::string description)
-      : ScalarFunction(std::move(name), {1, 1}, NullHandling::kPropagates, std::move(description)),
-        op_(op) {}
+  DoubleFunction(std::string name, std::string description)
+      : ScalarFunction(std::move(name), {1, 1}, NullHandling::kPropagates, std::move(description)) {
+  }
 
   std::vector<std::string> signatures() const override { return {"(double) -> double"}; }
 
@@ -57,52 +71,36 @@ class DoubleFunction final : public ScalarFunction {
   Datum execute(std::span<const Datum> arguments, const FunctionOptions& /*options*/,
                 ExecContext& context) const override {
     return unary_kernel<double, double>(
-        arguments[0], float64(), op_, kNullOnFailure,
+        arguments[0], float64(), [](double x, double* out) { return Op(x, out); }, kNullOnFailure,
         [](uint8_t failure, double) { raise_never(failure); }, context);
   }
-
-  // NUMERIC, STRING (cast to DOUBLE as Spark's implicit casts do) and NULL.
-  static void check_numeric(const std::string& function, const TypePtr& type) {
-    const SparkType spark = spark_type_of(*type);
-    if (!is_numeric(spark) && spark != SparkType::kString && spark != SparkType::kNull) {
-      throw AnalysisError("DATATYPE_MISMATCH",
-                          "Cannot resolve \"" + function +
-                              "\" due to data type mismatch: the input requires the type "
-                              "\"DOUBLE\", not \"" +
-                              spark_type_name(*type) + "\".");
-    }
-  }
-
- private:
-  DoubleUnary op_;
 };
 
 using DoubleBinary = uint8_t (*)(double, double, double*);
 
+template <DoubleBinary Op>
 class DoubleBinaryFunction final : public ScalarFunction {
  public:
-  DoubleBinaryFunction(std::string name, DoubleBinary op, std::string description)
-      : ScalarFunction(std::move(name), {2, 2}, NullHandling::kPropagates, std::move(description)),
-        op_(op) {}
+  DoubleBinaryFunction(std::string name, std::string description)
+      : ScalarFunction(std::move(name), {2, 2}, NullHandling::kPropagates, std::move(description)) {
+  }
 
   std::vector<std::string> signatures() const override { return {"(double, double) -> double"}; }
 
   Resolution resolve(std::span<const TypePtr> arguments,
                      const FunctionOptions& /*options*/) const override {
-    DoubleFunction::check_numeric(name(), arguments[0]);
-    DoubleFunction::check_numeric(name(), arguments[1]);
+    check_numeric(name(), arguments[0]);
+    check_numeric(name(), arguments[1]);
     return {float64(), {float64(), float64()}};
   }
 
   Datum execute(std::span<const Datum> arguments, const FunctionOptions& /*options*/,
                 ExecContext& context) const override {
     return binary_kernel<double, double>(
-        arguments[0], arguments[1], float64(), op_, kNullOnFailure,
+        arguments[0], arguments[1], float64(),
+        [](double x, double y, double* out) { return Op(x, y, out); }, kNullOnFailure,
         [](uint8_t failure, double, double) { raise_never(failure); }, context);
   }
-
- private:
-  DoubleBinary op_;
 };
 
 // Spark's logarithms are null (not NaN or -Infinity) at and below 0.
@@ -126,7 +124,7 @@ class LogFunction final : public ScalarFunction {
   Resolution resolve(std::span<const TypePtr> arguments,
                      const FunctionOptions& /*options*/) const override {
     for (const TypePtr& type : arguments) {
-      DoubleFunction::check_numeric(name(), type);
+      check_numeric(name(), type);
     }
     return {float64(), std::vector<TypePtr>(arguments.size(), float64())};
   }
@@ -362,7 +360,7 @@ class RoundFunction final : public ScalarFunction {
     } else if (is_numeric(type)) {
       output = spark_storage_type(arguments[0]);
     } else {
-      DoubleFunction::check_numeric(name(), arguments[0]);
+      check_numeric(name(), arguments[0]);
     }
     casts[0] = type == SparkType::kDecimal ? casts[0] : output;
     if (arguments.size() == 2) {
@@ -463,7 +461,7 @@ class FloorCeilFunction final : public ScalarFunction {
     const SparkType type = spark_type_of(*arguments[0]);
     if (arguments.size() == 2) {
       // With a scale, Spark computes on DecimalType.forType of the argument, typed as round's.
-      DoubleFunction::check_numeric(name(), arguments[0]);
+      check_numeric(name(), arguments[0]);
       if (!is_integral(spark_type_of(*arguments[1]))) {
         throw AnalysisError("DATATYPE_MISMATCH",
                             "Cannot resolve \"" + name() +
@@ -486,7 +484,7 @@ class FloorCeilFunction final : public ScalarFunction {
     if (is_integral(type)) {
       return {int64(), {int64()}};
     }
-    DoubleFunction::check_numeric(name(), arguments[0]);
+    check_numeric(name(), arguments[0]);
     return {int64(), {float64()}};
   }
 
@@ -847,41 +845,43 @@ uint8_t hypot_op(double x, double y, double* out) {
 }  // namespace
 
 void register_math_functions(FunctionRegistry& registry) {
-  auto unary = [&](std::string name, DoubleUnary op, std::string description,
-                   std::vector<std::string> aliases = {}) {
-    registry.add(std::make_shared<DoubleFunction>(std::move(name), op, std::move(description)),
-                 std::move(aliases));
+  auto add = [&](std::shared_ptr<const Function> function, std::vector<std::string> aliases = {}) {
+    registry.add(std::move(function), std::move(aliases));
   };
-  unary("sqrt", sqrt_op, "The square root (NaN for negative values).");
-  unary("exp", exp_op, "e raised to the argument.");
-  unary("expm1", expm1_op, "exp(x) - 1, exact near 0.");
-  unary("ln", ln_op, "The natural logarithm; NULL for non-positive values.");
-  unary("log10", log10_op, "The base-10 logarithm; NULL for non-positive values.");
-  unary("log2", log2_op, "The base-2 logarithm; NULL for non-positive values.");
-  unary("log1p", log1p_op, "ln(1 + x); NULL for values at or below -1.");
-  unary("cbrt", cbrt_op, "The cube root.");
-  unary("sin", sin_op, "The sine of an angle in radians.");
-  unary("cos", cos_op, "The cosine of an angle in radians.");
-  unary("tan", tan_op, "The tangent of an angle in radians.");
-  unary("asin", asin_op, "The arc sine, in radians.");
-  unary("acos", acos_op, "The arc cosine, in radians.");
-  unary("atan", atan_op, "The arc tangent, in radians.");
-  unary("sinh", sinh_op, "The hyperbolic sine.");
-  unary("cosh", cosh_op, "The hyperbolic cosine.");
-  unary("tanh", tanh_op, "The hyperbolic tangent.");
-  unary("degrees", degrees_op, "Radians converted to degrees.");
-  unary("radians", radians_op, "Degrees converted to radians.");
-  unary("signum", signum_op, "-1.0, 0.0 or 1.0 by the sign of the argument, as a DOUBLE.",
-        {"sign"});
-  auto binary = [&](std::string name, DoubleBinary op, std::string description,
-                    std::vector<std::string> aliases = {}) {
-    registry.add(
-        std::make_shared<DoubleBinaryFunction>(std::move(name), op, std::move(description)),
-        std::move(aliases));
-  };
-  binary("pow", pow_op, "The first argument raised to the second.", {"power"});
-  binary("atan2", atan2_op, "The angle of the point (x, y) given as (y, x), in radians.");
-  binary("hypot", hypot_op, "sqrt(x^2 + y^2) without intermediate overflow.");
+  add(std::make_shared<DoubleFunction<sqrt_op>>("sqrt",
+                                                "The square root (NaN for negative values)."));
+  add(std::make_shared<DoubleFunction<exp_op>>("exp", "e raised to the argument."));
+  add(std::make_shared<DoubleFunction<expm1_op>>("expm1", "exp(x) - 1, exact near 0."));
+  add(std::make_shared<DoubleFunction<ln_op>>(
+      "ln", "The natural logarithm; NULL for non-positive values."));
+  add(std::make_shared<DoubleFunction<log10_op>>(
+      "log10", "The base-10 logarithm; NULL for non-positive values."));
+  add(std::make_shared<DoubleFunction<log2_op>>(
+      "log2", "The base-2 logarithm; NULL for non-positive values."));
+  add(std::make_shared<DoubleFunction<log1p_op>>("log1p",
+                                                 "ln(1 + x); NULL for values at or below -1."));
+  add(std::make_shared<DoubleFunction<cbrt_op>>("cbrt", "The cube root."));
+  add(std::make_shared<DoubleFunction<sin_op>>("sin", "The sine of an angle in radians."));
+  add(std::make_shared<DoubleFunction<cos_op>>("cos", "The cosine of an angle in radians."));
+  add(std::make_shared<DoubleFunction<tan_op>>("tan", "The tangent of an angle in radians."));
+  add(std::make_shared<DoubleFunction<asin_op>>("asin", "The arc sine, in radians."));
+  add(std::make_shared<DoubleFunction<acos_op>>("acos", "The arc cosine, in radians."));
+  add(std::make_shared<DoubleFunction<atan_op>>("atan", "The arc tangent, in radians."));
+  add(std::make_shared<DoubleFunction<sinh_op>>("sinh", "The hyperbolic sine."));
+  add(std::make_shared<DoubleFunction<cosh_op>>("cosh", "The hyperbolic cosine."));
+  add(std::make_shared<DoubleFunction<tanh_op>>("tanh", "The hyperbolic tangent."));
+  add(std::make_shared<DoubleFunction<degrees_op>>("degrees", "Radians converted to degrees."));
+  add(std::make_shared<DoubleFunction<radians_op>>("radians", "Degrees converted to radians."));
+  add(std::make_shared<DoubleFunction<signum_op>>(
+          "signum", "-1.0, 0.0 or 1.0 by the sign of the argument, as a DOUBLE."),
+      {"sign"});
+  add(std::make_shared<DoubleBinaryFunction<pow_op>>("pow",
+                                                     "The first argument raised to the second."),
+      {"power"});
+  add(std::make_shared<DoubleBinaryFunction<atan2_op>>(
+      "atan2", "The angle of the point (x, y) given as (y, x), in radians."));
+  add(std::make_shared<DoubleBinaryFunction<hypot_op>>(
+      "hypot", "sqrt(x^2 + y^2) without intermediate overflow."));
   registry.add(std::make_shared<LogFunction>());
   registry.add(std::make_shared<ConstantFunction>("e", std::numbers::e, "Euler's number."));
   registry.add(std::make_shared<ConstantFunction>("pi", std::numbers::pi, "The number pi."));
