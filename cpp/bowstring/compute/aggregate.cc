@@ -429,8 +429,8 @@ class DecimalSums {
   }
   void add(uint32_t group, int128_t value) {
     valid_[group] = 1;
-    sums_[group] += value;
-    if (sums_[group] >= bound_ || sums_[group] <= -bound_) [[unlikely]] {
+    const bool wrapped = __builtin_add_overflow(sums_[group], value, &sums_[group]);
+    if (wrapped || sums_[group] >= bound_ || sums_[group] <= -bound_) [[unlikely]] {
       overflowed_[group] = 1;
       // Keep the sum bounded so that it cannot overflow 128 bits; it is no longer used.
       sums_[group] = 0;

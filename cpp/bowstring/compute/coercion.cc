@@ -175,7 +175,8 @@ int datetime_rank(SparkType type) {
 // `DecimalType.isWiderThan` for an integral `other`: the decimal holds every value of it.
 bool decimal_holds_integral(const DataType& decimal, const TypePtr& integral) {
   const auto& d = type_cast<DecimalType>(decimal);
-  const auto& needed = type_cast<DecimalType>(**decimal_for(integral));
+  const TypePtr needed_type = *decimal_for(integral);
+  const auto& needed = type_cast<DecimalType>(*needed_type);
   return d.precision() - d.scale() >= needed.precision() - needed.scale() &&
          d.scale() >= needed.scale();
 }
