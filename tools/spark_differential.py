@@ -35,7 +35,8 @@ only functions whose name matches), ``--zones Z1,Z2,Z3`` (session zones for time
 cases), ``--examples K`` (mismatching rows shown per case), ``--report FILE`` (also write the
 report there), ``--spark-python PATH`` (the Python of the PySpark installation, default
 ``/work/main/.venv-pyspark/bin/python`` or ``$SPARK_PYTHON``), ``--keep DIR`` (keep the exchanged
-files in DIR). The exit status is 0 when nothing differs and 1 otherwise.
+files in DIR), ``--reuse`` (with ``--keep``: compare again against Spark's results already in DIR,
+for instance after rebuilding Bowstring). The exit status is 0 when nothing differs and 1 otherwise.
 
 The report lists, per function, the number of cases (distinct calls) and rows compared and the
 mismatches, then each mismatching case with example rows. Spark is the reference: a mismatch is
@@ -1072,6 +1073,11 @@ def _normalise(array: Any) -> List[Any]:
         return array.cast(pa.int32()).to_pylist()
     if pa.types.is_dictionary(t):
         return _normalise(array.dictionary_decode())
+    if pa.types.is_string(t) or pa.types.is_large_string(t):
+        # Strings may hold bytes that are not UTF-8 (binary cast to string): keep them exactly.
+        binary = pa.binary() if pa.types.is_string(t) else pa.large_binary()
+        return [None if v is None else v.decode("utf-8", "surrogateescape")
+                for v in array.view(binary).to_pylist()]
     return array.to_pylist()
 
 
@@ -1195,7 +1201,11 @@ def compare(cases: List[Case], inputs: Any, results: Any, case_errors: Dict[str,
         report = CaseReport(case)
         reports.append(report)
         key = str(case.id)
-        our_error, our_type, ours = side.evaluate(case)
+        try:
+            our_error, our_type, ours = side.evaluate(case)
+        except Exception as error:  # noqa: BLE001 - a broken result is a finding, not a stop
+            report.problem = f"Bowstring's result could not be read: {error!r}"
+            continue
         spark_error = case_errors.get(key)
         if spark_error is not None and spark_error.split("\t")[0] in ("PLAN",):
             report.problem = f"not compared: {spark_error}"
@@ -1357,6 +1367,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--spark-python",
                         default=os.environ.get("SPARK_PYTHON", DEFAULT_SPARK_PYTHON))
     parser.add_argument("--keep", default="")
+    parser.add_argument("--reuse", action="store_true",
+                        help="with --keep: reuse Spark's results already in that directory")
     parser.add_argument("--spark-worker", default="", help=argparse.SUPPRESS)
     parser.add_argument("--classes", default="", help=argparse.SUPPRESS)
     options = parser.parse_args(argv)
@@ -1393,12 +1405,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     with pa.OSFile(str(job_dir / "inputs.arrow"), "wb") as sink:
         with pa.ipc.new_file(sink, inputs.schema) as writer:
             writer.write_table(inputs)
-    (job_dir / "cases.json").write_text(json.dumps(
-        [{"id": c.id, "sql": c.sql, "zone": c.zone, "aggregate": c.aggregate} for c in cases]))
+    case_list = json.dumps(
+        [{"id": c.id, "sql": c.sql, "zone": c.zone, "aggregate": c.aggregate} for c in cases])
+    cases_file = job_dir / "cases.json"
+    if options.reuse and cases_file.exists() and cases_file.read_text() != case_list:
+        raise SystemExit("--reuse: the cases differ from those Spark evaluated; run without it")
+    cases_file.write_text(case_list)
     print(f"{len(cases)} cases on {options.rows} rows; running Spark ({job_dir})",
           file=sys.stderr)
-    classes = _compile_java(options.spark_python, java_home)
-    run_spark(options.spark_python, job_dir, classes, java_home)
+    if not (options.reuse and (job_dir / "results.arrow").exists()):
+        classes = _compile_java(options.spark_python, java_home)
+        run_spark(options.spark_python, job_dir, classes, java_home)
     with pa.OSFile(str(job_dir / "results.arrow"), "rb") as source:
         results = pa.ipc.open_file(source).read_all()
     case_errors = json.loads((job_dir / "case_errors.json").read_text())
