@@ -17,13 +17,17 @@ namespace bowstring::compute {
 /// month; D day of year; Q/q quarter; E day of week (short, 'EEEE' full); a AM/PM; h (1-12),
 /// K (0-11), k (1-24), H (0-23) hours; m minutes; s seconds; S fraction of a second; V zone id
 /// ('VV'); z zone abbreviation; O localized offset ("GMT+8"); X/x/Z offsets; text in single
-/// quotes and '' for a quote; other non-letters stand for themselves. Zone abbreviations come
-/// from the tz database ("EST", "BST"), which agree with Java's English names for the common
-/// zones; 'zzzz' prints the abbreviation as well.
+/// quotes and '' for a quote; '[' and ']' enclose an optional section (always printed,
+/// skipped in parsing when the text does not match it); other non-letters stand for themselves.
+/// 'z' and 'zzzz' print java.time's English names ("PST", "Pacific Standard Time") of the
+/// common zones, and the tz database's abbreviations of the present rules of other zones.
 class DateTimePattern {
  public:
   /// Throws `IllegalArgumentError` naming the pattern for letters Spark rejects (the
-  /// week-based 'Y', 'w', 'W', 'e', 'c', 'u' and unknown letters) and unterminated quotes.
+  /// week-based 'Y', 'w', 'W', 'e', 'c', 'u', narrow text forms such as 'MMMMM', unknown
+  /// letters) and unterminated quotes, with Spark's error condition:
+  /// INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION for patterns Spark 2
+  /// accepted, INVALID_DATETIME_PATTERN.* or DATETIME_WEEK_BASED_PATTERN for the others.
   explicit DateTimePattern(std::string_view pattern);
 
   const std::string& pattern() const { return pattern_; }
@@ -42,7 +46,7 @@ class DateTimePattern {
 
   /// A field or literal of the pattern.
   struct Item {
-    char letter;  // 0 for literal text
+    char letter;  // 0 for literal text, '[' and ']' for the bounds of an optional section
     int count;
     std::string literal;
   };
@@ -50,6 +54,9 @@ class DateTimePattern {
  private:
   struct Parsed;
   bool parse_fields(std::string_view text, Parsed& parsed) const;
+  // Reads items [begin, end) from `position` on, advancing it; false when they do not match.
+  bool parse_items(size_t begin, size_t end, std::string_view text, size_t& position,
+                   Parsed& parsed) const;
   std::optional<int64_t> local_micros_of(const Parsed& parsed) const;
 
   std::string pattern_;
