@@ -59,12 +59,14 @@ test: test-cpp test-python
 demo: build
 	$(BUILD)/examples/bowstring_demo
 	$(PY) examples/udf_demo.py
+	$(PY) examples/compute_demo.py
 
 bench: build
 	$(PY) bench/allocators.py $(BUILD)
 	$(PY) bench/builders.py $(BUILD)
 	$(PY) bench/ipc.py $(BUILD)
 	$(PY) bench/udf.py $(BUILD)
+	$(PY) bench/compute.py $(BUILD)
 
 format: setup
 	clang-format -i $(CXX_SOURCES) $(FUZZ_SOURCES)

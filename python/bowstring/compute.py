@@ -21,7 +21,7 @@ import datetime
 import decimal
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
-__all__ = ["call", "filter", "functions", "sort_indices", "take", "top_n"]
+__all__ = ["call", "filter", "functions", "group_by", "sort_indices", "take", "top_n"]
 
 _INT32_MIN = -(2**31)
 _INT32_MAX = 2**31 - 1
@@ -137,8 +137,6 @@ def functions() -> List[Dict[str, Any]]:
     from bowstring import _core
 
     return list(_core._compute.functions())
-
-
 
 
 def filter(values: Any, mask: Any) -> Any:  # noqa: A001 - Spark's and pyarrow's name
@@ -311,3 +309,62 @@ def top_n(
 
     key_list, ascending_list, nulls_first_list = _sort_orders(keys, ascending, nulls_first)
     return _core._compute_top_n(key_list, ascending_list, nulls_first_list, n)
+
+
+Aggregation = Union[
+    Tuple[str, Sequence[Any]],
+    Tuple[str, Sequence[Any], Dict[str, Any]],
+]
+
+
+def group_by(
+    keys: Sequence[Any],
+    aggregations: Sequence[Aggregation],
+    names: Optional[Sequence[str]] = None,
+    ansi: bool = True,
+) -> Any:
+    """Group rows by key columns and compute aggregates per group, as Spark's
+    ``df.groupBy(*keys).agg(...)`` does.
+
+    Parameters
+    ----------
+    keys : sequence of array-like
+        The key columns: Arrow arrays of one length (anything exposing ``__arrow_c_array__``
+        or ``__arrow_c_stream__``). Nulls form a group; NaN values group together, and -0.0
+        with 0.0.
+    aggregations : sequence of tuple
+        ``(function, [arguments])`` or ``(function, [arguments], options)``: an aggregate
+        function's Spark name (``"sum"``, ``"count"``, ``"avg"``, ``"collect_list"``...) and its
+        arguments, arrays as long as the keys or scalars (``("count", [])`` is ``count(*)``).
+    names : sequence of str, optional
+        Names of the result's columns, one per key then one per aggregation; by default
+        ``key0, key1...`` then ``function(i)`` for the i-th aggregation's function.
+    ansi : bool
+        Spark's ``spark.sql.ansi.enabled``: when True an overflowing sum raises.
+
+    Returns
+    -------
+    bowstring.Table
+        The unique keys, then one column per aggregation; one row per group, in order of the
+        groups' first appearance. It exposes ``__arrow_c_stream__`` (``pyarrow.table(result)``).
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> from bowstring import compute
+    >>> result = compute.group_by([pa.array(["a", "b", "a"])], [("sum", [pa.array([1, 2, 3])])])
+    >>> pa.table(result).to_pydict()
+    {'key0': ['a', 'b'], 'sum(0)': [4, 2]}
+    """
+    from bowstring import _core
+
+    prepared = []
+    for aggregation in aggregations:
+        function, arguments = aggregation[0], aggregation[1]
+        options = dict(aggregation[2]) if len(aggregation) > 2 else {}
+        prepared.append((function, [_argument(arg) for arg in arguments], options))
+    if names is None:
+        names = [f"key{i}" for i in range(len(keys))] + [
+            f"{aggregation[0]}({i})" for i, aggregation in enumerate(aggregations)
+        ]
+    return _core._compute.group_by(list(keys), prepared, list(names), ansi)

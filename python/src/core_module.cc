@@ -16,6 +16,8 @@ void bind_ipc(nb::module_& module);
 void bind_udf(nb::module_& module);
 // compute_bindings.cc: the engine of bowstring.compute, calls of functions by Spark name.
 void bind_compute(nb::module_& module);
+// compute_group_by_bindings.cc: grouped aggregation for bowstring.compute.group_by.
+void bind_compute_group_by(nb::module_& module);
 // compute_selection_bindings.cc: filter, take, sort_indices and top_n of bowstring.compute.
 void bind_compute_selection(nb::module_& module);
 }  // namespace bowstring::python
@@ -71,5 +73,6 @@ NB_MODULE(_core, module) {
   bowstring::python::bind_ipc(module);
   bowstring::python::bind_udf(module);
   bowstring::python::bind_compute(module);
+  bowstring::python::bind_compute_group_by(module);
   bowstring::python::bind_compute_selection(module);
 }

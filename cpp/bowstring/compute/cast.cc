@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -15,10 +16,12 @@
 #include "bowstring/array/builder_binary.h"
 #include "bowstring/compute/cast_text.h"
 #include "bowstring/compute/cast_types.h"
+#include "bowstring/compute/datetime_parse.h"
 #include "bowstring/compute/errors.h"
 #include "bowstring/compute/function.h"
 #include "bowstring/compute/kernel_util.h"
 #include "bowstring/compute/registry_areas.h"
+#include "bowstring/compute/timezone.h"
 #include "bowstring/memory/buffer.h"
 #include "bowstring/memory/buffer_builder.h"
 #include "bowstring/util/bit_util.h"
@@ -30,6 +33,7 @@ namespace {
 using cast_text::ParseResult;
 
 constexpr int64_t kMicrosPerSecond = 1000000;
+constexpr int64_t kMicrosPerDay = 86400 * kMicrosPerSecond;
 
 /// What a value that cannot be converted becomes.
 enum class Mode : uint8_t {
@@ -173,10 +177,16 @@ std::string sql_value(const ArrayData& data, int64_t i) {
                                    decimal_value(data, i), scale, text))) +
              "BD";
     }
-    case TypeId::kTimestamp:
-      return std::to_string(data.values<int64_t>(1)[i]);
+    case TypeId::kTimestamp: {
+      const int64_t micros = data.values<int64_t>(1)[i];
+      const bool ntz = type_cast<TimestampType>(*data.type).timezone().empty();
+      const int n = ntz ? format_timestamp_ntz(micros, text)
+                        : format_timestamp(micros, TimeZone::utc(), text);
+      return (ntz ? "TIMESTAMP_NTZ '" : "TIMESTAMP '") + std::string(text, static_cast<size_t>(n)) +
+             "'";
+    }
     case TypeId::kDate32:
-      return std::to_string(data.values<int32_t>(1)[i]);
+      return "DATE '" + format_date(data.values<int32_t>(1)[i]) + "'";
     default: {
       std::string_view value;
       Array array(std::make_shared<ArrayData>(data));
@@ -300,24 +310,72 @@ struct CastState {
   Allocator* allocator;
 };
 
+/// Room for `length` values of `T` that the kernel writes in full (nulls included), so that
+/// the memory is not zeroed first; freed unless `finish` hands it to a buffer.
+template <typename T>
+class UninitializedValues {
+ public:
+  UninitializedValues(int64_t length, Allocator* allocator)
+      : allocator_(allocator),
+        size_(length * static_cast<int64_t>(sizeof(T))),
+        capacity_(padded_size(size_)),
+        data_(allocator->allocate(capacity_)) {}
+  ~UninitializedValues() {
+    if (data_ != nullptr) {
+      allocator_->free(data_, capacity_);
+    }
+  }
+  UninitializedValues(const UninitializedValues&) = delete;
+  UninitializedValues& operator=(const UninitializedValues&) = delete;
+
+  T* data() { return reinterpret_cast<T*>(data_); }
+  std::shared_ptr<Buffer> finish() {
+    std::memset(data_ + size_, 0, static_cast<size_t>(capacity_ - size_));
+    std::shared_ptr<Buffer> buffer = Buffer::adopt(allocator_, data_, size_, capacity_);
+    data_ = nullptr;
+    return buffer;
+  }
+
+ private:
+  Allocator* allocator_;
+  int64_t size_;
+  int64_t capacity_;
+  uint8_t* data_;
+};
+
 /// Runs `convert(i, out)` over every valid row i into values of `Out`; a row for which it
 /// returns false is an error in ANSI mode (`fail(i)` throws it) and null otherwise.
 template <typename Out, typename Convert, typename Fail>
 Array map_values(const CastState& state, Convert&& convert, Fail&& fail) {
   const ArrayData& input = state.input;
   const int64_t length = input.length;
-  OutputValues<Out> values(length, state.allocator);
+  UninitializedValues<Out> values(length, state.allocator);
   Out* out = values.data();
   OutputValidity validity(input, state.allocator);
-  for_each_set_bit(validity_bits(input), input.offset, length, [&](int64_t i) {
-    if (!convert(i, out[i])) [[unlikely]] {
-      if (state.mode == Mode::kAnsi) {
-        fail(i);
-      }
-      out[i] = Out{};
-      validity.set_null(i);
+  const uint8_t* input_validity = validity_bits(input);
+  bool all_converted = false;
+  if (input_validity != nullptr) {
+    // Rows under nulls are not converted: give them a defined value.
+    std::memset(static_cast<void*>(out), 0, static_cast<size_t>(length) * sizeof(Out));
+  } else {
+    // Without nulls, one branch-free pass (which the compiler can vectorize for numbers) and
+    // a second, row by row, only when some row failed.
+    all_converted = true;
+    for (int64_t i = 0; i < length; ++i) {
+      all_converted &= convert(i, out[i]);
     }
-  });
+  }
+  if (!all_converted) {
+    for_each_set_bit(input_validity, input.offset, length, [&](int64_t i) {
+      if (!convert(i, out[i])) [[unlikely]] {
+        if (state.mode == Mode::kAnsi) {
+          fail(i);
+        }
+        out[i] = Out{};
+        validity.set_null(i);
+      }
+    });
+  }
   int64_t null_count = 0;
   std::shared_ptr<Buffer> bits = validity.finish(&null_count);
   return make_fixed_width_array(state.to, length, std::move(bits), null_count, values.finish());
@@ -635,12 +693,8 @@ Array cast_to_integer(const CastState& state) {
               if constexpr (std::is_floating_point_v<In>) {
                 return double_to_integer<Out>(static_cast<double>(value), mode, out);
               } else {
-                if (std::in_range<Out>(value)) {
-                  out = static_cast<Out>(value);
-                  return true;
-                }
                 out = static_cast<Out>(value);
-                return mode == Mode::kLegacy;
+                return std::in_range<Out>(value) || mode == Mode::kLegacy;
               }
             },
             overflow);
@@ -967,6 +1021,9 @@ Array retype_binary(const CastState& state) {
   });
 }
 
+Array format_datetimes(const CastState& state);
+Array format_nested(const CastState& state);
+
 Array cast_to_string(const CastState& state) {
   const ArrayData& input = state.input;
   switch (family_of(*input.type)) {
@@ -1007,6 +1064,14 @@ Array cast_to_string(const CastState& state) {
                      : cast_text::format_decimal(decimal_value(input, i), scale, out);
       });
     }
+    case Family::kDate:
+    case Family::kTimestamp:
+    case Family::kTimestampNtz:
+      return format_datetimes(state);
+    case Family::kList:
+    case Family::kStruct:
+    case Family::kMap:
+      return format_nested(state);
     default:
       return retype_binary(state);
   }
@@ -1099,6 +1164,155 @@ Array cast_number_to_timestamp(const CastState& state) {
   }
 }
 
+/// Strings to dates, timestamps (in the session time zone unless the text names one) and
+/// timestamps without time zone.
+Array parse_datetimes(const CastState& state) {
+  const ArrayData& input = state.input;
+  const Family target = family_of(*state.to);
+  const auto invalid = [&](int64_t i) { throw_invalid_input(input, i, *state.to); };
+  return visit_binary(std::make_shared<ArrayData>(input), [&](const auto& strings) {
+    if (target == Family::kDate) {
+      return map_values<int32_t>(
+          state,
+          [&](int64_t i, int32_t& out) {
+            const std::optional<int32_t> days = parse_date(strings.value(i));
+            out = days.value_or(0);
+            return days.has_value();
+          },
+          invalid);
+    }
+    const int64_t now = state.context.statement_time_us;
+    if (target == Family::kTimestampNtz) {
+      return map_values<int64_t>(
+          state,
+          [&](int64_t i, int64_t& out) {
+            const std::optional<int64_t> micros = parse_timestamp_ntz(strings.value(i), now);
+            out = micros.value_or(0);
+            return micros.has_value();
+          },
+          invalid);
+    }
+    const TimeZone& zone = TimeZone::get(state.context.session_time_zone);
+    return map_values<int64_t>(
+        state,
+        [&](int64_t i, int64_t& out) {
+          const std::optional<int64_t> micros = parse_timestamp(strings.value(i), zone, now);
+          out = micros.value_or(0);
+          return micros.has_value();
+        },
+        invalid);
+  });
+}
+
+/// Dates, timestamps and timestamps without time zone as Spark writes them.
+Array format_datetimes(const CastState& state) {
+  const ArrayData& input = state.input;
+  switch (family_of(*input.type)) {
+    case Family::kDate: {
+      const int32_t* days = input.values<int32_t>(1);
+      return map_to_strings(state, kMaxDateTextLength,
+                            [&](int64_t i, char* out) { return format_date(days[i], out); });
+    }
+    case Family::kTimestampNtz: {
+      const int64_t* micros = input.values<int64_t>(1);
+      return map_to_strings(state, kMaxTimestampTextLength, [&](int64_t i, char* out) {
+        return format_timestamp_ntz(micros[i], out);
+      });
+    }
+    default: {
+      const TimeZone& zone = TimeZone::get(state.context.session_time_zone);
+      const int64_t* micros = input.values<int64_t>(1);
+      return map_to_strings(state, kMaxTimestampTextLength, [&](int64_t i, char* out) {
+        return format_timestamp(micros[i], zone, out);
+      });
+    }
+  }
+}
+
+/// Microseconds of local wall-clock time in `zone` at the instant `micros`.
+int64_t local_micros(const TimeZone& zone, int64_t micros) {
+  return micros +
+         int64_t{zone.offset_at_utc(floor_div(micros, kMicrosPerSecond))} * kMicrosPerSecond;
+}
+
+/// The instant at which clocks in `zone` show the wall-clock time `micros`.
+int64_t utc_micros(const TimeZone& zone, int64_t micros) {
+  const int64_t seconds = floor_div(micros, kMicrosPerSecond);
+  return zone.utc_from_local(seconds) * kMicrosPerSecond + (micros - seconds * kMicrosPerSecond);
+}
+
+/// Between dates, timestamps and timestamps without time zone: midnight or the wall clock of
+/// the session time zone stands for the local side.
+Array convert_datetimes(const CastState& state) {
+  const ArrayData& input = state.input;
+  const Family source = family_of(*input.type);
+  const Family target = family_of(*state.to);
+  const auto never = [](int64_t) {};
+  if (source == Family::kTimestamp && target == Family::kTimestamp) {
+    // Instants are the same in every zone; only the zone shown changes.
+    auto data = std::make_shared<ArrayData>(input);
+    data->type = state.to;
+    return Array(std::move(data));
+  }
+  if (source == Family::kDate) {
+    const int32_t* days = input.values<int32_t>(1);
+    if (target == Family::kTimestampNtz) {
+      return map_values<int64_t>(
+          state,
+          [&](int64_t i, int64_t& out) {
+            out = int64_t{days[i]} * kMicrosPerDay;
+            return true;
+          },
+          never);
+    }
+    const TimeZone& zone = TimeZone::get(state.context.session_time_zone);
+    return map_values<int64_t>(
+        state,
+        [&](int64_t i, int64_t& out) {
+          out = utc_micros(zone, int64_t{days[i]} * kMicrosPerDay);
+          return true;
+        },
+        never);
+  }
+  const int64_t* micros = input.values<int64_t>(1);
+  if (source == Family::kTimestampNtz) {
+    if (target == Family::kDate) {
+      return map_values<int32_t>(
+          state,
+          [&](int64_t i, int32_t& out) {
+            out = static_cast<int32_t>(floor_div(micros[i], kMicrosPerDay));
+            return true;
+          },
+          never);
+    }
+    const TimeZone& zone = TimeZone::get(state.context.session_time_zone);
+    return map_values<int64_t>(
+        state,
+        [&](int64_t i, int64_t& out) {
+          out = utc_micros(zone, micros[i]);
+          return true;
+        },
+        never);
+  }
+  const TimeZone& zone = TimeZone::get(state.context.session_time_zone);
+  if (target == Family::kDate) {
+    return map_values<int32_t>(
+        state,
+        [&](int64_t i, int32_t& out) {
+          out = static_cast<int32_t>(floor_div(local_micros(zone, micros[i]), kMicrosPerDay));
+          return true;
+        },
+        never);
+  }
+  return map_values<int64_t>(
+      state,
+      [&](int64_t i, int64_t& out) {
+        out = local_micros(zone, micros[i]);
+        return true;
+      },
+      never);
+}
+
 Array cast_array(const Array& input, const TypePtr& to, Mode mode, ExecContext& context);
 
 Array cast_list(const CastState& state) {
@@ -1132,6 +1346,82 @@ Array cast_struct(const CastState& state) {
       state.to, input.length(),
       std::vector<std::shared_ptr<Buffer>>{copy_validity(state.input, state.allocator)},
       input.null_count(), 0, std::move(children)));
+}
+
+/// Lists ("[1, 2, null]"), structs ("{1, x}") and maps ("{a -> 1}") as Spark writes them, their
+/// values cast to strings first.
+Array format_nested(const CastState& state) {
+  const ArrayData& input = state.input;
+  const Array array(std::make_shared<ArrayData>(input));
+  std::unique_ptr<ArrayBuilder> builder = make_builder(state.to, state.allocator);
+  auto& out = builder->as<BaseBinaryBuilder<int32_t>>();
+  const auto append_value = [](std::string& text, const StringArray& strings, int64_t i) {
+    if (strings.is_null(i)) {
+      text += "null";
+    } else {
+      text += strings.value(i);
+    }
+  };
+  std::string text;
+  const Family family = family_of(*input.type);
+  if (family == Family::kStruct) {
+    const StructArray rows(array);
+    std::vector<StringArray> fields;
+    for (int f = 0; f < rows.num_fields(); ++f) {
+      fields.emplace_back(cast_array(rows.field(f), utf8(), state.mode, state.context));
+    }
+    for (int64_t i = 0; i < input.length; ++i) {
+      if (rows.is_null(i)) {
+        out.append_null();
+        continue;
+      }
+      text.assign(1, '{');
+      for (size_t f = 0; f < fields.size(); ++f) {
+        if (f != 0) {
+          text.append(", ");
+        }
+        append_value(text, fields[f], i);
+      }
+      text.push_back('}');
+      out.append(text);
+    }
+    return out.finish();
+  }
+  const ListArray lists(array);
+  const int64_t first = lists.value_offset(0);
+  const int64_t used = lists.value_offset(input.length) - first;
+  std::vector<StringArray> children;
+  if (family == Family::kMap) {
+    const MapArray map_array(array);
+    children.emplace_back(
+        cast_array(map_array.keys().slice(first, used), utf8(), state.mode, state.context));
+    children.emplace_back(
+        cast_array(map_array.items().slice(first, used), utf8(), state.mode, state.context));
+  } else {
+    children.emplace_back(
+        cast_array(lists.values().slice(first, used), utf8(), state.mode, state.context));
+  }
+  for (int64_t i = 0; i < input.length; ++i) {
+    if (lists.is_null(i)) {
+      out.append_null();
+      continue;
+    }
+    const int64_t start = lists.value_offset(i) - first;
+    text.assign(1, family == Family::kMap ? '{' : '[');
+    for (int64_t j = start; j < lists.value_offset(i + 1) - first; ++j) {
+      if (j != start) {
+        text.append(", ");
+      }
+      append_value(text, children[0], j);
+      if (family == Family::kMap) {
+        text += " -> ";
+        append_value(text, children[1], j);
+      }
+    }
+    text.push_back(family == Family::kMap ? '}' : ']');
+    out.append(text);
+  }
+  return out.finish();
 }
 
 [[noreturn]] void throw_cannot_cast(const DataType& from, const DataType& to) {
@@ -1179,10 +1469,14 @@ Array cast_array(const Array& input, const TypePtr& to, Mode mode, ExecContext& 
     case TypeId::kStruct:
       return cast_struct(state);
     case TypeId::kTimestamp:
+    case TypeId::kDate32:
       if (is_numeric_family(from_family)) {
         return cast_number_to_timestamp(state);
       }
-      break;
+      if (from_family == Family::kString) {
+        return parse_datetimes(state);
+      }
+      return convert_datetimes(state);
     default:
       break;
   }

@@ -49,11 +49,14 @@ std::string ansi_error(const Array& input, const TypePtr& to) {
   return error_message<E>([&] { run(input, to); });
 }
 
-// Built by appending: GCC 12 warns (-Wrestrict, wrongly) on "'" + std::string(text) + "'".
+/// `text` in single quotes, as Spark shows string values in messages.
 std::string quoted(std::string_view text) {
-  std::string quoted_text = "'";
-  quoted_text.append(text).push_back('\'');
-  return quoted_text;
+  std::string out;
+  out.reserve(text.size() + 2);
+  out.push_back('\'');
+  out.append(text);
+  out.push_back('\'');
+  return out;
 }
 
 std::string cast_invalid(const std::string& value, const std::string& from, const std::string& to) {
@@ -178,6 +181,12 @@ TEST(CastString, ToIntegerInAnsiMode) {
               cast_invalid(quoted(text), "STRING", "INT"))
         << text;
   }
+  // Control characters are trimmed like spaces; a no-break space is not.
+  expect_equal(run(make_string_array({std::string("12\x01")}), int32()), make_array<int32_t>({12}));
+  EXPECT_THROW(run(make_string_array({"\xc2\xa0"
+                                      "12"}),
+                   int32()),
+               NumberFormatError);
   EXPECT_EQ(ansi_error<NumberFormatError>(make_string_array({"128"}), int8()),
             cast_invalid("'128'", "STRING", "TINYINT"));
   expect_equal(run(make_string_array({"-9223372036854775808", "9223372036854775807"}), int64()),
@@ -224,6 +233,8 @@ TEST(CastString, ToDouble) {
               cast_invalid(quoted(text), "STRING", "DOUBLE"))
         << text;
   }
+  const Array negative_zero = run(make_string_array({"-0"}), float64());
+  EXPECT_TRUE(std::signbit(DoubleArray(negative_zero).value(0)));
   expect_equal(run(make_string_array({"abc", "2"}), float64(), Mode::kLegacy),
                make_array<double>({std::nullopt, 2.0}));
 }
@@ -306,6 +317,7 @@ TEST(CastToString, DecimalsArePlainInAnsiModeAndJavaStringsInLegacy) {
   expect_equal(run(input, utf8()),
                make_string_array({"0.0000000001", "0.0000000000", "0.0000001000", "-12.5000000000",
                                   std::nullopt}));
+  expect_equal(run(input.slice(0, 1), utf8(), Mode::kTry), make_string_array({"0.0000000001"}));
   expect_equal(run(input, utf8(), Mode::kLegacy),
                make_string_array({"1E-10", "0E-10", "1.000E-7", "-12.5000000000", std::nullopt}));
 }
@@ -402,6 +414,11 @@ TEST(CastBinary, StringsAndBinariesShareTheirBytes) {
   EXPECT_EQ(binaries.type()->id(), TypeId::kBinary);
   EXPECT_EQ(binaries.data()->buffers[2], strings.data()->buffers[2]);
   expect_equal(run(binaries, utf8()), strings);
+  // Spark keeps the bytes of a binary as they are, valid UTF-8 or not.
+  const Array raw = make_string_array({std::string("A\xff")}, binary());
+  ExecContext context;
+  const Array text = cast(Datum(raw), utf8(), context).array();
+  EXPECT_EQ(StringArray(text).value(0), "A\xff");
   expect_equal(run(make_string_array({"x", std::nullopt, "yz"}, large_binary()).slice(1), utf8()),
                make_string_array({std::nullopt, "yz"}));
   expect_equal(run(make_string_array({"a string longer than twelve"}, utf8_view()), binary()),
@@ -432,6 +449,90 @@ TEST(CastTimestamp, ToAndFromSeconds) {
                make_array<int64_t>(ts, {std::nullopt, std::nullopt}));
 }
 
+// --- dates and timestamps ------------------------------------------------------------------
+
+Array run_in_zone(const Array& input, const TypePtr& to, const std::string& zone,
+                  Mode mode = Mode::kAnsi) {
+  ExecContext context;
+  context.ansi = mode == Mode::kAnsi;
+  context.session_time_zone = zone;
+  const Datum result =
+      mode == Mode::kTry ? try_cast(Datum(input), to, context) : cast(Datum(input), to, context);
+  result.array().validate_full();
+  return result.array();
+}
+
+constexpr int64_t kJan5 = 1578182400LL * 1000000;  // 2020-01-05 00:00:00 UTC
+constexpr int64_t kHour = 3600LL * 1000000;
+
+TEST(CastDatetime, StringsToDates) {
+  const Array input = make_string_array(
+      {"2020-01-05", " 2020-01-05 ", "2020-1-5", "2020-01", "2020-01-05T10:00:00", std::nullopt});
+  expect_equal(run(input, date32()),
+               make_array<int32_t>(date32(), {18266, 18266, 18266, 18262, 18266, std::nullopt}));
+  EXPECT_EQ(ansi_error<DateTimeError>(make_string_array({"2020-02-30"}), date32()),
+            cast_invalid("'2020-02-30'", "STRING", "DATE"));
+  expect_equal(run(make_string_array({"abc", "2020-01-05"}), date32(), Mode::kLegacy),
+               make_array<int32_t>(date32(), {std::nullopt, 18266}));
+}
+
+TEST(CastDatetime, StringsToTimestamps) {
+  const TypePtr ts = timestamp(TimeUnit::kMicro, "UTC");
+  const Array input = make_string_array(
+      {"2020-01-05 10:11:12", "2020-01-05 10:11:12+02:00", "2020-01-05", std::nullopt});
+  const int64_t ten_eleven_twelve = kJan5 + 36672LL * 1000000;
+  expect_equal(run(input, ts),
+               make_array<int64_t>(
+                   ts, {ten_eleven_twelve, ten_eleven_twelve - 2 * kHour, kJan5, std::nullopt}));
+  // Local times without a zone are in the session time zone (EST is UTC-5 in January).
+  expect_equal(run_in_zone(input.slice(0, 1), ts, "America/New_York"),
+               make_array<int64_t>(ts, {ten_eleven_twelve + 5 * kHour}));
+  // TIMESTAMP_NTZ ignores a zone in the text.
+  expect_equal(run(input.slice(1, 1), timestamp(TimeUnit::kMicro)),
+               make_array<int64_t>(timestamp(TimeUnit::kMicro), {ten_eleven_twelve}));
+  EXPECT_EQ(ansi_error<DateTimeError>(make_string_array({"abc"}), ts),
+            cast_invalid("'abc'", "STRING", "TIMESTAMP"));
+  expect_equal(run(make_string_array({"abc"}), ts, Mode::kTry),
+               make_array<int64_t>(ts, {std::nullopt}));
+}
+
+TEST(CastDatetime, DatesAndTimestampsToStrings) {
+  const TypePtr ts = timestamp(TimeUnit::kMicro, "UTC");
+  expect_equal(run(make_array<int32_t>(date32(), {18266, -719162, std::nullopt}), utf8()),
+               make_string_array({"2020-01-05", "0001-01-01", std::nullopt}));
+  const Array instants = make_array<int64_t>(ts, {kJan5 + 123456, kJan5 + 100000, kJan5});
+  expect_equal(run(instants, utf8()),
+               make_string_array(
+                   {"2020-01-05 00:00:00.123456", "2020-01-05 00:00:00.1", "2020-01-05 00:00:00"}));
+  expect_equal(run_in_zone(instants.slice(2), utf8(), "America/New_York"),
+               make_string_array({"2020-01-04 19:00:00"}));
+  expect_equal(run(make_array<int64_t>(timestamp(TimeUnit::kMicro), {kJan5 + 120000}), utf8()),
+               make_string_array({"2020-01-05 00:00:00.12"}));
+}
+
+TEST(CastDatetime, BetweenDatesAndTimestampsInTheSessionZone) {
+  const TypePtr ts = timestamp(TimeUnit::kMicro, "UTC");
+  const TypePtr ntz = timestamp(TimeUnit::kMicro);
+  const Array dates = make_array<int32_t>(date32(), {18266, std::nullopt});
+  expect_equal(run(dates, ts), make_array<int64_t>(ts, {kJan5, std::nullopt}));
+  expect_equal(run_in_zone(dates, ts, "America/New_York"),
+               make_array<int64_t>(ts, {kJan5 + 5 * kHour, std::nullopt}));
+  expect_equal(run_in_zone(dates, ntz, "America/New_York"),
+               make_array<int64_t>(ntz, {kJan5, std::nullopt}));
+  const Array instants = make_array<int64_t>(ts, {kJan5 + 3 * kHour, kJan5 - 1});
+  expect_equal(run(instants, date32()), make_array<int32_t>(date32(), {18266, 18265}));
+  expect_equal(run_in_zone(instants, date32(), "America/New_York"),
+               make_array<int32_t>(date32(), {18265, 18265}));
+  expect_equal(run_in_zone(instants, ntz, "America/New_York"),
+               make_array<int64_t>(ntz, {kJan5 - 2 * kHour, kJan5 - 1 - 5 * kHour}));
+  expect_equal(run_in_zone(make_array<int64_t>(ntz, {kJan5}), ts, "America/New_York"),
+               make_array<int64_t>(ts, {kJan5 + 5 * kHour}));
+  expect_equal(run(make_array<int64_t>(ntz, {kJan5 - 1}), date32()),
+               make_array<int32_t>(date32(), {18265}));
+  const Array elsewhere = run(instants, timestamp(TimeUnit::kMicro, "Asia/Tokyo"));
+  EXPECT_EQ(elsewhere.data()->buffers[1], instants.data()->buffers[1]);
+}
+
 // --- null, nested ---------------------------------------------------------------------------
 
 TEST(CastNull, NullCastsToAnything) {
@@ -458,6 +559,16 @@ TEST(CastNested, ListsCastTheirValues) {
   expect_equal(run(lists, list(utf8())),
                testing::make_string_list_array(
                    list(utf8()), {{{"1", "300"}}, std::nullopt, {{}}, {{std::nullopt, "7"}}}));
+}
+
+TEST(CastNested, NestedValuesAsStrings) {
+  const Array lists =
+      testing::make_list_array<int32_t>({{{1, 2, std::nullopt}}, std::nullopt, {{}}});
+  expect_equal(run(lists, utf8()), make_string_array({"[1, 2, null]", std::nullopt, "[]"}));
+  expect_equal(run(lists.slice(2), utf8()), make_string_array({"[]"}));
+  const Array rows = make_struct_array(
+      {{"a", make_array<int32_t>({1, 2})}, {"b", make_string_array({"x", std::nullopt})}});
+  expect_equal(run(rows, utf8()), make_string_array({"{1, x}", "{2, null}"}));
 }
 
 TEST(CastNested, StructsCastFieldsByPosition) {

@@ -163,9 +163,24 @@ Float parse_with_strtod(const char* begin, const char* end) {
 
 template <typename Float>
 ParseResult parse_floating(const char* begin, const char* end, Float* out) {
-  trim(begin, end);
+  if (begin < end && (is_trimmed(*begin) || is_trimmed(end[-1]))) [[unlikely]] {
+    trim(begin, end);
+  }
   if (begin == end) {
     return ParseResult::kInvalid;
+  }
+  {
+    // The common case, a plain decimal number, read directly: from_chars takes no sign, and
+    // its only forms beyond Java's (inf, nan) start with a letter, which is excluded here.
+    const char* p = begin + (*begin == '-' || *begin == '+');
+    if (p < end && (is_digit(*p) || *p == '.')) {
+      Float value;
+      const std::from_chars_result result = std::from_chars(p, end, value);
+      if (result.ec == std::errc() && result.ptr == end) {
+        *out = *begin == '-' ? -value : value;
+        return ParseResult::kOk;
+      }
+    }
   }
   if (!is_digit(*begin) && *begin != '.' && parse_special(begin, end, out)) {
     return ParseResult::kOk;
@@ -339,63 +354,11 @@ int format_magnitude(__int128 value, char* out) {
 
 __int128 pow10_i128(int n) { return kPow10[static_cast<size_t>(n)]; }
 
-ParseResult parse_integer(const char* begin, const char* end, int64_t min, int64_t max,
-                          bool allow_fraction, int64_t* out) {
-  trim(begin, end);
-  const char* p = begin;
-  bool negative = false;
-  if (p < end && (*p == '-' || *p == '+')) {
-    negative = *p == '-';
-    ++p;
-  }
-  const char* digits = p;
-  if (allow_fraction && p < end && *p == '.' && p + 1 < end && is_digit(p[1])) {
-    // The legacy cast reads ".5" as 0.5, truncated to 0.
-    *out = 0;
-    return std::all_of(p + 1, end, is_digit) ? ParseResult::kOk : ParseResult::kInvalid;
-  }
-  while (p < end && *p == '0') {
-    ++p;
-  }
-  const char* significant = p;
-  uint64_t magnitude = 0;
-  while (p < end && is_digit(*p)) {
-    magnitude = magnitude * 10 + static_cast<uint64_t>(*p - '0');
-    ++p;
-  }
-  if (p == digits) {
+ParseResult parse_integer_tail(const char* p, const char* end, bool allow_fraction) {
+  if (!allow_fraction || *p != '.') {
     return ParseResult::kInvalid;
   }
-  if (p != end) {
-    if (!allow_fraction || *p != '.') {
-      return ParseResult::kInvalid;
-    }
-    ++p;
-    while (p < end && is_digit(*p)) {
-      ++p;
-    }
-    if (p != end) {
-      return ParseResult::kInvalid;
-    }
-  }
-  // Nineteen digits cannot wrap a uint64_t; more cannot fit any integer type.
-  const int64_t count =
-      static_cast<int64_t>(std::find_if_not(significant, end, is_digit) - significant);
-  if (count > 19) {
-    return ParseResult::kOverflow;
-  }
-  if (negative) {
-    if (magnitude > static_cast<uint64_t>(-(min + 1)) + 1) {
-      return ParseResult::kOverflow;
-    }
-    *out = static_cast<int64_t>(0 - magnitude);
-  } else {
-    if (magnitude > static_cast<uint64_t>(max)) {
-      return ParseResult::kOverflow;
-    }
-    *out = static_cast<int64_t>(magnitude);
-  }
-  return ParseResult::kOk;
+  return std::all_of(p + 1, end, is_digit) ? ParseResult::kOk : ParseResult::kInvalid;
 }
 
 ParseResult parse_double(const char* begin, const char* end, double* out) {

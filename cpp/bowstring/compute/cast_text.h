@@ -27,11 +27,63 @@ inline void trim(const char*& begin, const char*& end) {
   }
 }
 
+/// The rest of an integer's text from `p`, which is not a digit: with `allow_fraction`, a '.'
+/// and digits (kOk), else kInvalid.
+ParseResult parse_integer_tail(const char* p, const char* end, bool allow_fraction);
+
 /// An integer in [min, max]: optional sign and decimal digits, trimmed. With
 /// `allow_fraction` (Spark's non-ANSI cast), a '.' and further digits may follow and are
-/// dropped (truncation toward zero); in ANSI mode "1.0" is invalid, as in Spark 4.
-ParseResult parse_integer(const char* begin, const char* end, int64_t min, int64_t max,
-                          bool allow_fraction, int64_t* out);
+/// dropped (truncation toward zero); in ANSI mode "1.0" is invalid, as in Spark 4. Inline: the
+/// cast kernels call it once per row.
+inline ParseResult parse_integer(const char* begin, const char* end, int64_t min, int64_t max,
+                                 bool allow_fraction, int64_t* out) {
+  if (begin < end && (is_trimmed(*begin) || is_trimmed(end[-1]))) [[unlikely]] {
+    trim(begin, end);
+  }
+  const char* p = begin;
+  bool negative = false;
+  if (p < end && (*p == '-' || *p == '+')) {
+    negative = *p == '-';
+    ++p;
+  }
+  const char* digits = p;
+  while (p < end && *p == '0') {
+    ++p;
+  }
+  const char* significant = p;
+  uint64_t magnitude = 0;
+  while (p < end && static_cast<unsigned>(*p - '0') < 10) {
+    magnitude = magnitude * 10 + static_cast<uint64_t>(*p - '0');
+    ++p;
+  }
+  const int64_t count = p - significant;
+  if (p != end) [[unlikely]] {
+    // The legacy cast reads ".5" as 0.5: digits may all follow the point.
+    const bool fraction_only = allow_fraction && p == digits && p + 1 < end && *p == '.';
+    if ((p == digits && !fraction_only) ||
+        parse_integer_tail(p, end, allow_fraction) != ParseResult::kOk) {
+      return ParseResult::kInvalid;
+    }
+  } else if (p == digits) {
+    return ParseResult::kInvalid;
+  }
+  // Nineteen digits cannot wrap a uint64_t; more cannot fit any integer type.
+  if (count > 19) {
+    return ParseResult::kOverflow;
+  }
+  if (negative) {
+    if (magnitude > static_cast<uint64_t>(-(min + 1)) + 1) {
+      return ParseResult::kOverflow;
+    }
+    *out = static_cast<int64_t>(0 - magnitude);
+  } else {
+    if (magnitude > static_cast<uint64_t>(max)) {
+      return ParseResult::kOverflow;
+    }
+    *out = static_cast<int64_t>(magnitude);
+  }
+  return ParseResult::kOk;
+}
 
 /// A double as Spark casts strings: Java's Double.parseDouble (optional sign, digits with a
 /// point and exponent, a trailing d/D/f/F, hexadecimal "0x1.8p3", "NaN", "Infinity") plus

@@ -44,7 +44,7 @@ std::shared_ptr<Buffer> chosen_validity(std::span<const Datum> sources, const Se
   if (!any_null) {
     return nullptr;
   }
-  MutableBuffer bitmap = detail::zeroed_bitmap(length, allocator);
+  detail::UninitializedBuffer bitmap = detail::output_bitmap(length, allocator);
   detail::write_predicate_bits(length, bitmap.mutable_data(), [&](int64_t i) {
     const int32_t s = selected[static_cast<size_t>(i)];
     if (s == kNullRow) {
@@ -121,7 +121,7 @@ std::shared_ptr<Buffer> choose_boolean_bits(std::span<const Datum> sources,
   for (const Datum& source : sources) {
     bits.push_back(detail::boolean_values_source(source));
   }
-  MutableBuffer values = detail::zeroed_bitmap(length, allocator);
+  detail::UninitializedBuffer values = detail::output_bitmap(length, allocator);
   detail::write_predicate_bits(length, values.mutable_data(), [&](int64_t i) {
     const int32_t s = selected[static_cast<size_t>(i)];
     if (s == kNullRow) {
@@ -368,7 +368,7 @@ Array if_else_fixed(const Datum& cond, const Datum& then, const Datum& otherwise
       otherwise_valid.fill != 0) {
     return make_fixed_width_array(then.type(), length, nullptr, 0, values.finish());
   }
-  MutableBuffer validity = detail::zeroed_bitmap(length, allocator);
+  detail::UninitializedBuffer validity = detail::output_bitmap(length, allocator);
   detail::write_words(length, validity.mutable_data(), [&](int64_t row, int64_t count) {
     const uint64_t take_then = cond_valid.word(row, count) & cond_value.word(row, count);
     return (take_then & then_valid.word(row, count)) |

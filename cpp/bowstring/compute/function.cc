@@ -164,19 +164,38 @@ Datum cast_argument(const Datum& argument, const TypePtr& to, ExecContext& conte
   return static_cast<const ScalarFunction&>(*cast).execute(arguments, options, context);
 }
 
+// Rows go through in batches so that the group ids (all 0) stay small and in cache.
+constexpr int64_t kAggregateBatchRows = 64 * 1024;
+
 Datum aggregate_all(const AggregateFunction& function, std::span<const Datum> arguments,
                     std::span<const TypePtr> types, const FunctionOptions& options,
                     ExecContext& context) {
+  // Without arrays there is one row: the scalars'. Without arguments there are no rows to see.
   int64_t rows = arguments.empty() ? 0 : 1;
+  bool any_array = false;
   for (const Datum& argument : arguments) {
     if (argument.is_array()) {
       rows = argument.length();
+      any_array = true;
     }
   }
   std::unique_ptr<GroupedAggregator> aggregator = function.make_aggregator(types, options, context);
   aggregator->resize(1);
-  const std::vector<uint32_t> group_ids(static_cast<size_t>(rows), 0);
-  aggregator->update(arguments, group_ids);
+  const std::vector<uint32_t> group_ids(static_cast<size_t>(std::min(rows, kAggregateBatchRows)),
+                                        0);
+  std::vector<Datum> batch(arguments.begin(), arguments.end());
+  for (int64_t start = 0; start < rows; start += kAggregateBatchRows) {
+    const int64_t length = std::min(kAggregateBatchRows, rows - start);
+    if (any_array) {
+      for (size_t i = 0; i < batch.size(); ++i) {
+        if (arguments[i].is_array()) {
+          batch[i] = Datum(arguments[i].array().slice(start, length));
+        }
+      }
+    }
+    aggregator->update(batch,
+                       std::span<const uint32_t>(group_ids).first(static_cast<size_t>(length)));
+  }
   return Datum::scalar(aggregator->finish());
 }
 

@@ -164,7 +164,8 @@ class FunctionRegistry {
 const FunctionRegistry& default_registry();
 
 /// Calls the function `name` of `registry`: checks the arity, resolves the types, applies the
-/// implicit casts and executes. An aggregate function folds every row into one scalar.
+/// implicit casts and executes. An aggregate function folds every row of its array arguments
+/// into one scalar (with only scalar arguments, their one row; with no arguments, no rows).
 Datum call(std::string_view name, std::span<const Datum> arguments,
            const FunctionOptions& options = {}, ExecContext* context = nullptr,
            const FunctionRegistry& registry = default_registry());

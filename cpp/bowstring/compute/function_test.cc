@@ -200,6 +200,19 @@ TEST(FunctionCallTest, AggregatesFoldEveryRowIntoAScalar) {
   EXPECT_TRUE(result.array().equals(make_array<int64_t>({3})));
 }
 
+TEST(FunctionCallTest, AggregatesSeeEveryRowOfLongInputs) {
+  const FunctionRegistry registry = test_registry();
+  Int64Builder builder;
+  int64_t expected = 0;
+  for (int64_t i = 0; i < 200'000; ++i) {
+    builder.append(i % 7);
+    expected += i % 7;
+  }
+  const Datum arguments[] = {Datum(builder.finish().slice(3))};
+  const Datum result = call("sum_int64", arguments, {}, nullptr, registry);
+  EXPECT_TRUE(result.array().equals(make_array<int64_t>({expected - 0 - 1 - 2})));
+}
+
 TEST(DatumTest, ScalarsHoldOneValue) {
   EXPECT_EQ(error_message<InvalidArgument>([] {
               Datum::scalar(make_array<int64_t>({1, 2}));

@@ -39,6 +39,31 @@ MutableBuffer zeroed_bitmap(int64_t length, Allocator* allocator) {
   return MutableBuffer(bit_util::bytes_for_bits(length), allocator);
 }
 
+UninitializedBuffer::UninitializedBuffer(int64_t size, Allocator* allocator)
+    : allocator_(allocator), size_(size), capacity_(padded_size(size)) {
+  if (size > kMaxBufferSize) {
+    throw_buffer_too_large(0, size, 1);
+  }
+  data_ = allocator_->allocate(capacity_);
+}
+
+UninitializedBuffer::~UninitializedBuffer() {
+  if (data_ != nullptr) {
+    allocator_->free(data_, capacity_);
+  }
+}
+
+std::shared_ptr<Buffer> UninitializedBuffer::finish() {
+  std::memset(data_ + size_, 0, static_cast<size_t>(capacity_ - size_));
+  std::shared_ptr<Buffer> result = Buffer::adopt(allocator_, data_, size_, capacity_);
+  data_ = nullptr;
+  return result;
+}
+
+UninitializedBuffer output_bitmap(int64_t length, Allocator* allocator) {
+  return UninitializedBuffer(bit_util::bytes_for_bits(length), allocator);
+}
+
 Array make_boolean_array(int64_t length, std::shared_ptr<Buffer> validity, int64_t null_count,
                          std::shared_ptr<Buffer> values) {
   return Array(std::make_shared<ArrayData>(
@@ -118,19 +143,31 @@ Datum kleene(bool is_and, const Datum& left_in, const Datum& right_in, Allocator
   const BitSource right_valid = detail::validity_source(right);
   const BitSource left_value = detail::boolean_values_source(left);
   const BitSource right_value = detail::boolean_values_source(right);
-  MutableBuffer values = detail::zeroed_bitmap(length, allocator);
-  detail::write_words(length, values.mutable_data(), [&](int64_t row, int64_t count) {
-    const uint64_t a = left_value.word(row, count);
-    const uint64_t b = right_value.word(row, count);
-    return is_and ? (a & b) : (a | b);
-  });
+  detail::UninitializedBuffer values = detail::output_bitmap(length, allocator);
+  const uint8_t* left_bytes = detail::aligned_bytes(left_value);
+  const uint8_t* right_bytes = detail::aligned_bytes(right_value);
+  if (left_bytes != nullptr && right_bytes != nullptr) {
+    if (is_and) {
+      detail::map_aligned_words(length, values.mutable_data(), left_bytes, right_bytes,
+                                [](uint64_t a, uint64_t b) { return a & b; });
+    } else {
+      detail::map_aligned_words(length, values.mutable_data(), left_bytes, right_bytes,
+                                [](uint64_t a, uint64_t b) { return a | b; });
+    }
+  } else {
+    detail::write_words(length, values.mutable_data(), [&](int64_t row, int64_t count) {
+      const uint64_t a = left_value.word(row, count);
+      const uint64_t b = right_value.word(row, count);
+      return is_and ? (a & b) : (a | b);
+    });
+  }
   const bool has_nulls = left_valid.bits != nullptr || right_valid.bits != nullptr ||
                          left_valid.fill == 0 || right_valid.fill == 0;
   if (!has_nulls) {
     return detail::as_result(detail::make_boolean_array(length, nullptr, 0, values.finish()),
                              scalar);
   }
-  MutableBuffer validity = detail::zeroed_bitmap(length, allocator);
+  detail::UninitializedBuffer validity = detail::output_bitmap(length, allocator);
   detail::write_words(length, validity.mutable_data(), [&](int64_t row, int64_t count) {
     const uint64_t va = left_valid.word(row, count);
     const uint64_t vb = right_valid.word(row, count);
@@ -152,7 +189,7 @@ Datum kleene(bool is_and, const Datum& left_in, const Datum& right_in, Allocator
 /// gives; a scalar when `scalar`.
 template <typename Word>
 Datum boolean_from_words(int64_t length, bool scalar, Allocator* allocator, Word&& word) {
-  MutableBuffer values = detail::zeroed_bitmap(length, allocator);
+  detail::UninitializedBuffer values = detail::output_bitmap(length, allocator);
   detail::write_words(length, values.mutable_data(), word);
   return detail::as_result(detail::make_boolean_array(length, nullptr, 0, values.finish()), scalar);
 }
@@ -161,7 +198,7 @@ Datum boolean_from_words(int64_t length, bool scalar, Allocator* allocator, Word
 /// bitmap (unions, run-end encoded, dictionaries with null values), row by row.
 Datum null_test_by_row(const Datum& datum, bool want_null, Allocator* allocator) {
   const Array& array = datum.array();
-  MutableBuffer values = detail::zeroed_bitmap(array.length(), allocator);
+  detail::UninitializedBuffer values = detail::output_bitmap(array.length(), allocator);
   detail::write_predicate_bits(array.length(), values.mutable_data(),
                                [&](int64_t i) { return array.is_null(i) == want_null; });
   return detail::as_result(detail::make_boolean_array(array.length(), nullptr, 0, values.finish()),
@@ -174,11 +211,46 @@ bool nulls_outside_bitmap(const DataType& type) {
          id == TypeId::kDictionary;
 }
 
+/// A boolean array of `length` rows, never null, all `value`.
+Array constant_boolean_array(int64_t length, bool value, Allocator* allocator) {
+  if (!value) {
+    return detail::make_boolean_array(length, nullptr, 0,
+                                      detail::zeroed_bitmap(length, allocator).finish());
+  }
+  const int64_t bytes = bit_util::bytes_for_bits(length);
+  detail::UninitializedBuffer values(bytes, allocator);
+  std::memset(values.mutable_data(), 0xFF, static_cast<size_t>(bytes));
+  if ((length & 7) != 0) {
+    values.mutable_data()[bytes - 1] = static_cast<uint8_t>((1u << (length & 7)) - 1);
+  }
+  return detail::make_boolean_array(length, nullptr, 0, values.finish());
+}
+
 Datum null_test(const Datum& datum, bool want_null, Allocator* allocator) {
   if (nulls_outside_bitmap(*datum.type())) {
     return null_test_by_row(datum, want_null, allocator);
   }
   const BitSource valid = detail::validity_source(datum);
+  if (datum.is_array()) {
+    const int64_t length = datum.length();
+    if (valid.bits == nullptr) {
+      // No bitmap: every row valid, or every row null (the null type).
+      return Datum(constant_boolean_array(length, (valid.fill == 0) == want_null, allocator));
+    }
+    const ArrayData& data = *datum.data();
+    if (!want_null) {
+      // The validity bitmap is the answer: shared, not copied.
+      return Datum(Array(std::make_shared<ArrayData>(
+          boolean(), length, std::vector<std::shared_ptr<Buffer>>{nullptr, data.buffers[0]}, 0,
+          data.offset)));
+    }
+    if (const uint8_t* bytes = detail::aligned_bytes(valid)) {
+      detail::UninitializedBuffer values = detail::output_bitmap(length, allocator);
+      detail::map_aligned_words(length, values.mutable_data(), bytes, bytes,
+                                [](uint64_t word, uint64_t) { return ~word; });
+      return Datum(detail::make_boolean_array(length, nullptr, 0, values.finish()));
+    }
+  }
   return boolean_from_words(datum.length(), datum.is_scalar(), allocator,
                             [&](int64_t row, int64_t count) {
                               const uint64_t word = valid.word(row, count);
@@ -191,7 +263,7 @@ Datum nan_test(const Datum& datum, Allocator* allocator) {
   const ArrayData& data = *datum.data();
   const T* values = data.values<T>(1);
   const BitSource valid = detail::validity_source(datum);
-  MutableBuffer out = detail::zeroed_bitmap(data.length, allocator);
+  detail::UninitializedBuffer out = detail::output_bitmap(data.length, allocator);
   detail::write_predicate_bits(data.length, out.mutable_data(),
                                [&](int64_t i) { return values[i] != values[i]; });
   if (valid.bits != nullptr || valid.fill == 0) {
@@ -225,9 +297,14 @@ Datum logical_not(const Datum& value_in, Allocator* allocator) {
   check_boolean(value_in, "not");
   const Datum value = as_boolean(value_in, allocator);
   const BitSource bits = detail::boolean_values_source(value);
-  MutableBuffer values = detail::zeroed_bitmap(value.length(), allocator);
-  detail::write_words(value.length(), values.mutable_data(),
-                      [&](int64_t row, int64_t count) { return ~bits.word(row, count); });
+  detail::UninitializedBuffer values = detail::output_bitmap(value.length(), allocator);
+  if (const uint8_t* bytes = detail::aligned_bytes(bits)) {
+    detail::map_aligned_words(value.length(), values.mutable_data(), bytes, bytes,
+                              [](uint64_t word, uint64_t) { return ~word; });
+  } else {
+    detail::write_words(value.length(), values.mutable_data(),
+                        [&](int64_t row, int64_t count) { return ~bits.word(row, count); });
+  }
   int64_t null_count = 0;
   std::shared_ptr<Buffer> validity =
       value.is_scalar()

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <optional>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "bowstring/compute/predicates.h"
@@ -163,6 +164,82 @@ TEST(NullTestTest, LongSlicedArrays) {
   const Bools result = bools_of(is_null(make_array<int64_t>(values).slice(7, 190)));
   for (size_t i = 0; i < 190; ++i) {
     EXPECT_EQ(result[i], (i + 7) % 3 == 0) << i;
+  }
+}
+
+TEST(NullTestTest, EveryOffsetAndLengthAgainstLoop) {
+  std::vector<std::optional<int32_t>> values;
+  for (int i = 0; i < 200; ++i) {
+    values.push_back(i % 7 == 2 || i % 11 == 0 ? std::nullopt : std::optional<int32_t>(i));
+  }
+  const Array array = make_array<int32_t>(values);
+  for (const int64_t offset : {0, 3, 8, 16, 61}) {
+    for (const int64_t length : {0, 1, 8, 63, 64, 65, 129}) {
+      const Array slice = array.slice(offset, length);
+      const Bools nulls = bools_of(is_null(slice));
+      const Datum valid = is_not_null(slice);
+      const Bools not_nulls = bools_of(valid);
+      for (int64_t i = 0; i < length; ++i) {
+        const bool is_missing = !values[static_cast<size_t>(offset + i)].has_value();
+        EXPECT_EQ(nulls[static_cast<size_t>(i)], is_missing) << offset << " " << i;
+        EXPECT_EQ(not_nulls[static_cast<size_t>(i)], !is_missing) << offset << " " << i;
+      }
+      EXPECT_EQ(valid.data()->null_count(), 0);
+    }
+  }
+  // isnotnull hands back the validity bitmap itself.
+  EXPECT_EQ(is_not_null(array).data()->buffers[1], array.data()->buffers[0]);
+}
+
+TEST(NullTestTest, ArraysWithoutNullsGiveConstantResults) {
+  for (const int length : {0, 5, 8, 13, 64, 70}) {
+    const Array values = make_array<int64_t>(std::vector<std::optional<int64_t>>(
+        static_cast<size_t>(length), std::optional<int64_t>(1)));
+    EXPECT_EQ(bools_of(is_null(values)), Bools(static_cast<size_t>(length), false));
+    EXPECT_EQ(bools_of(is_not_null(values)), Bools(static_cast<size_t>(length), true));
+    // Bits past the length stay clear.
+    const Datum valid = is_not_null(values);
+    if (length % 8 != 0) {
+      EXPECT_EQ(valid.data()->buffers[1]->data()[length / 8] >> (length % 8), 0);
+    }
+  }
+  const Array nulls(
+      std::make_shared<ArrayData>(null(), 70, std::vector<std::shared_ptr<Buffer>>{nullptr}, 70));
+  EXPECT_EQ(bools_of(is_null(nulls)), Bools(70, true));
+  EXPECT_EQ(bools_of(is_not_null(nulls)), Bools(70, false));
+}
+
+TEST(KleeneTest, ArraysWithoutNullsAtEveryOffsetAgainstLoop) {
+  std::mt19937 rng(5);
+  std::bernoulli_distribution coin(0.5);
+  Bools a;
+  Bools b;
+  for (int i = 0; i < 300; ++i) {
+    a.push_back(coin(rng));
+    b.push_back(coin(rng));
+  }
+  const Array left_all = make_array<bool>(a);
+  const Array right_all = make_array<bool>(b);
+  for (const auto& [left_offset, right_offset] :
+       {std::pair<int64_t, int64_t>{0, 0}, {8, 16}, {3, 8}, {8, 5}, {7, 7}}) {
+    for (const int64_t length : {0, 1, 9, 64, 65, 130, 200}) {
+      const Array left = left_all.slice(left_offset, length);
+      const Array right = right_all.slice(right_offset, length);
+      const Datum both = kleene_and(left, right);
+      const Datum either = kleene_or(left, right);
+      const Datum negated = logical_not(left);
+      EXPECT_EQ(both.data()->null_count(), 0);
+      const Bools and_result = bools_of(both);
+      const Bools or_result = bools_of(either);
+      const Bools not_result = bools_of(negated);
+      for (int64_t i = 0; i < length; ++i) {
+        const bool x = *a[static_cast<size_t>(i + left_offset)];
+        const bool y = *b[static_cast<size_t>(i + right_offset)];
+        EXPECT_EQ(and_result[static_cast<size_t>(i)], x && y) << i;
+        EXPECT_EQ(or_result[static_cast<size_t>(i)], x || y) << i;
+        EXPECT_EQ(not_result[static_cast<size_t>(i)], !x) << i;
+      }
+    }
   }
 }
 

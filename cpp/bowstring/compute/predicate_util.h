@@ -67,8 +67,9 @@ BitSource validity_source(const Datum& datum);
 /// The values of a boolean datum as a bit source (a scalar broadcasts its value).
 BitSource boolean_values_source(const Datum& datum);
 
-/// Writes `length` bits to `out` (zeroed, starting at bit 0), 64 at a time: `compute(row,
-/// count)` returns the word of rows [row, row + count). Bits past `length` stay zero.
+/// Writes `length` bits to `out` (starting at bit 0, every byte of the bitmap), 64 at a time:
+/// `compute(row, count)` returns the word of rows [row, row + count). Bits past `length` are
+/// zero.
 template <typename Compute>
 void write_words(int64_t length, uint8_t* out, Compute&& compute) {
   int64_t row = 0;
@@ -83,9 +84,10 @@ void write_words(int64_t length, uint8_t* out, Compute&& compute) {
   }
 }
 
-/// Writes `predicate(i)` for rows [0, length) as bits to `out` (zeroed, starting at bit 0).
-/// The predicate runs over blocks of 64 rows into bytes, which the compiler vectorizes, and the
-/// bytes are then packed eight to a byte.
+/// Writes `predicate(i)` for rows [0, length) as bits to `out` (starting at bit 0), every byte
+/// of the bitmap included: bits past `length` are zero. The predicate runs over blocks of 64
+/// rows into bytes, which the compiler vectorizes, and the bytes are then packed eight to a
+/// byte.
 template <typename Predicate>
 void write_predicate_bits(int64_t length, uint8_t* out, Predicate&& predicate) {
   uint8_t block[64];
@@ -98,12 +100,75 @@ void write_predicate_bits(int64_t length, uint8_t* out, Predicate&& predicate) {
       out[(row >> 3) + b] = pack_eight(block + 8 * b);
     }
   }
-  for (; row < length; ++row) {
-    if (predicate(row)) {
-      bit_util::set_bit(out, row);
+  for (; row < length; row += 8) {
+    unsigned byte = 0;
+    for (int64_t j = 0; j < 8 && row + j < length; ++j) {
+      byte |= static_cast<unsigned>(predicate(row + j)) << j;
     }
+    out[row >> 3] = static_cast<uint8_t>(byte);
   }
 }
+
+/// The first byte of a bitmap source's bits when they start on a byte boundary (word-wise loops
+/// then read it directly), else nullptr. Also nullptr for a constant source.
+inline const uint8_t* aligned_bytes(const BitSource& source) {
+  if (source.bits == nullptr || (source.offset & 7) != 0) {
+    return nullptr;
+  }
+  return source.bits + (source.offset >> 3);
+}
+
+/// Writes `length` bits to `out` (starting at bit 0, every byte of the bitmap, bits past
+/// `length` zero) from byte-aligned bitmaps `a` and `b`: `op(x, y)` maps 64 bits of each to 64
+/// bits of the result. A plain word loop, which the compiler vectorizes.
+template <typename Op>
+void map_aligned_words(int64_t length, uint8_t* out, const uint8_t* a, const uint8_t* b, Op&& op) {
+  const int64_t words = length >> 6;
+  for (int64_t w = 0; w < words; ++w) {
+    uint64_t x;
+    uint64_t y;
+    std::memcpy(&x, a + 8 * w, sizeof(x));
+    std::memcpy(&y, b + 8 * w, sizeof(y));
+    const uint64_t word = op(x, y);
+    std::memcpy(out + 8 * w, &word, sizeof(word));
+  }
+  const int64_t rest = length & 63;
+  if (rest != 0) {
+    const auto bytes = static_cast<size_t>(bit_util::bytes_for_bits(rest));
+    uint64_t x = 0;
+    uint64_t y = 0;
+    std::memcpy(&x, a + 8 * words, bytes);
+    std::memcpy(&y, b + 8 * words, bytes);
+    const uint64_t word = op(x, y) & ((uint64_t{1} << rest) - 1);
+    std::memcpy(out + 8 * words, &word, bytes);
+  }
+}
+
+/// Owned memory for an output that a kernel overwrites completely, so it is not zero-filled
+/// first as a `MutableBuffer` is (on large outputs that fill costs as much as the kernel).
+/// `finish()` zeroes the padding and hands the bytes over; until then the memory is freed on
+/// destruction.
+class UninitializedBuffer {
+ public:
+  UninitializedBuffer(int64_t size, Allocator* allocator);
+  ~UninitializedBuffer();
+  UninitializedBuffer(const UninitializedBuffer&) = delete;
+  UninitializedBuffer& operator=(const UninitializedBuffer&) = delete;
+
+  uint8_t* mutable_data() { return data_; }
+  const uint8_t* data() const { return data_; }
+  /// The buffer of the `size` bytes written, with its padding zeroed.
+  std::shared_ptr<Buffer> finish();
+
+ private:
+  Allocator* allocator_;
+  uint8_t* data_;
+  int64_t size_;
+  int64_t capacity_;
+};
+
+/// Room for a bitmap of `length` bits that the kernel overwrites completely.
+UninitializedBuffer output_bitmap(int64_t length, Allocator* allocator);
 
 /// A zeroed bitmap of `length` bits.
 MutableBuffer zeroed_bitmap(int64_t length, Allocator* allocator);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bowstring/array/validate.h"
+#include "bowstring/compute/predicate_util.h"
 #include "bowstring/util/bit_util.h"
 #include "bowstring/util/error.h"
 
@@ -195,6 +196,17 @@ T* output_values(MutableBuffer& buffer, int64_t count) {
   return reinterpret_cast<T*>(buffer.mutable_data());
 }
 
+/// Room for `count` values of `T` that the kernel writes every one of (not zero-filled first).
+template <typename T>
+detail::UninitializedBuffer uninitialized_values(int64_t count, Allocator* allocator) {
+  return detail::UninitializedBuffer(count * static_cast<int64_t>(sizeof(T)), allocator);
+}
+
+template <typename T>
+T* values_in(detail::UninitializedBuffer& buffer) {
+  return reinterpret_cast<T*>(buffer.mutable_data());
+}
+
 /// The validity of rows taken from `values` at `indices`: null where the index or the value
 /// is. Returns nullptr when no row is null.
 template <typename I>
@@ -252,44 +264,42 @@ struct Bytes32 {
   uint64_t words[4];
 };
 
+/// Values of type `T` gathered into a buffer that `gather` writes completely.
+template <typename T, typename I>
+std::shared_ptr<Buffer> gather_values(const uint8_t* source, const Indices<I>& indices,
+                                      Allocator* allocator) {
+  detail::UninitializedBuffer buffer = uninitialized_values<T>(indices.length, allocator);
+  gather(reinterpret_cast<const T*>(source), indices, values_in<T>(buffer));
+  return buffer.finish();
+}
+
 /// Values of `width` bytes each, gathered; `source` points at the window's first value.
 template <typename I>
 std::shared_ptr<Buffer> gather_fixed_width(const uint8_t* source, int64_t width,
                                            const Indices<I>& indices, Allocator* allocator) {
-  MutableBuffer buffer(allocator);
-  const int64_t n = indices.length;
   switch (width) {
     case 1:
-      gather(source, indices, output_values<uint8_t>(buffer, n));
-      break;
+      return gather_values<uint8_t>(source, indices, allocator);
     case 2:
-      gather(reinterpret_cast<const uint16_t*>(source), indices,
-             output_values<uint16_t>(buffer, n));
-      break;
+      return gather_values<uint16_t>(source, indices, allocator);
     case 4:
-      gather(reinterpret_cast<const uint32_t*>(source), indices,
-             output_values<uint32_t>(buffer, n));
-      break;
+      return gather_values<uint32_t>(source, indices, allocator);
     case 8:
-      gather(reinterpret_cast<const uint64_t*>(source), indices,
-             output_values<uint64_t>(buffer, n));
-      break;
+      return gather_values<uint64_t>(source, indices, allocator);
     case 16:
-      gather(reinterpret_cast<const Bytes16*>(source), indices, output_values<Bytes16>(buffer, n));
-      break;
+      return gather_values<Bytes16>(source, indices, allocator);
     case 32:
-      gather(reinterpret_cast<const Bytes32*>(source), indices, output_values<Bytes32>(buffer, n));
+      return gather_values<Bytes32>(source, indices, allocator);
+    default:
       break;
-    default: {
-      buffer.resize(n * width);
-      uint8_t* out = buffer.mutable_data();
-      for (int64_t i = 0; i < n; ++i) {
-        if (indices.valid(i) && width > 0) {
-          std::memcpy(out + i * width, source + static_cast<int64_t>(indices.values[i]) * width,
-                      static_cast<size_t>(width));
-        }
-      }
-      break;
+  }
+  // Rows of a null index stay zero.
+  MutableBuffer buffer(indices.length * width, allocator);
+  uint8_t* out = buffer.mutable_data();
+  for (int64_t i = 0; i < indices.length; ++i) {
+    if (indices.valid(i) && width > 0) {
+      std::memcpy(out + i * width, source + static_cast<int64_t>(indices.values[i]) * width,
+                  static_cast<size_t>(width));
     }
   }
   return buffer.finish();
@@ -343,8 +353,8 @@ ArrayDataPtr take_boolean(const ArrayData& values, const Indices<I>& indices,
 template <typename O, typename I>
 std::shared_ptr<Buffer> take_offsets(const O* offsets, const Indices<I>& indices,
                                      Allocator* allocator, const char* what) {
-  MutableBuffer buffer(allocator);
-  O* out = output_values<O>(buffer, indices.length + 1);
+  detail::UninitializedBuffer buffer = uninitialized_values<O>(indices.length + 1, allocator);
+  O* out = values_in<O>(buffer);
   int64_t total = 0;
   out[0] = 0;
   for (int64_t i = 0; i < indices.length; ++i) {
@@ -369,8 +379,7 @@ ArrayDataPtr take_binary(const ArrayData& values, const Indices<I>& indices, All
   const O* offsets = values.values<O>(1);
   std::shared_ptr<Buffer> out_offsets = take_offsets(offsets, indices, allocator, "strings");
   const O* new_offsets = out_offsets->data_as<O>();
-  MutableBuffer data(allocator);
-  data.resize(static_cast<int64_t>(new_offsets[indices.length]));
+  detail::UninitializedBuffer data(static_cast<int64_t>(new_offsets[indices.length]), allocator);
   uint8_t* out = data.mutable_data();
   const uint8_t* bytes = values.buffers[2] != nullptr ? values.buffers[2]->data() : nullptr;
   for (int64_t i = 0; i < indices.length; ++i) {
@@ -791,6 +800,75 @@ ArrayDataPtr filter_directly(const ArrayData& values, const MaskWords& mask, int
       std::vector<std::shared_ptr<Buffer>>{std::move(validity), out_values.finish()}, null_count);
 }
 
+/// Values of `T` at `rows`, checked against `length` a block at a time just before the block is
+/// gathered: the check is a vectorized pass over indices still in cache, so they are read from
+/// memory once rather than twice.
+template <typename T, typename I>
+std::shared_ptr<Buffer> gather_checked(const uint8_t* source_bytes, const I* rows, int64_t count,
+                                       int64_t length, Allocator* allocator) {
+  constexpr int64_t kBlock = 2048;
+  const T* source = reinterpret_cast<const T*>(source_bytes);
+  detail::UninitializedBuffer buffer = uninitialized_values<T>(count, allocator);
+  T* out = values_in<T>(buffer);
+  for (int64_t start = 0; start < count; start += kBlock) {
+    const int64_t block = std::min(kBlock, count - start);
+    const I* block_rows = rows + start;
+    check_bounds(block_rows, block, nullptr, 0, length);
+    T* block_out = out + start;
+    for (int64_t i = 0; i < block; ++i) {
+      block_out[i] = source[block_rows[i]];
+    }
+  }
+  return buffer.finish();
+}
+
+/// `take` of fixed-width values (of 1 to 32 bytes) at int32 or int64 indices without nulls,
+/// with the bounds check fused into the gather; nullptr for other arguments.
+ArrayDataPtr take_plain_values(const ArrayData& values, const ArrayData& indices,
+                               Allocator* allocator) {
+  const TypeId index_type = indices.type->id();
+  if ((index_type != TypeId::kInt32 && index_type != TypeId::kInt64) ||
+      validity_of(indices) != nullptr || !filters_directly(*values.type) ||
+      values.type->id() == TypeId::kBoolean) {
+    return nullptr;
+  }
+  const int64_t width = value_width(*values.type);
+  const uint8_t* source = values.buffers[1]->data() + values.offset * width;
+  const auto gather_with = [&]<typename I>(const I* rows) -> ArrayDataPtr {
+    std::shared_ptr<Buffer> gathered;
+    switch (width) {
+      case 1:
+        gathered = gather_checked<uint8_t>(source, rows, indices.length, values.length, allocator);
+        break;
+      case 2:
+        gathered = gather_checked<uint16_t>(source, rows, indices.length, values.length, allocator);
+        break;
+      case 4:
+        gathered = gather_checked<uint32_t>(source, rows, indices.length, values.length, allocator);
+        break;
+      case 8:
+        gathered = gather_checked<uint64_t>(source, rows, indices.length, values.length, allocator);
+        break;
+      case 16:
+        gathered = gather_checked<Bytes16>(source, rows, indices.length, values.length, allocator);
+        break;
+      case 32:
+        gathered = gather_checked<Bytes32>(source, rows, indices.length, values.length, allocator);
+        break;
+      default:
+        return nullptr;
+    }
+    int64_t null_count = 0;
+    std::shared_ptr<Buffer> validity =
+        take_validity(values, Indices<I>{rows, indices.length}, allocator, &null_count);
+    return std::make_shared<ArrayData>(
+        values.type, indices.length,
+        std::vector<std::shared_ptr<Buffer>>{std::move(validity), std::move(gathered)}, null_count);
+  };
+  return index_type == TypeId::kInt32 ? gather_with(indices.values<int32_t>(1))
+                                      : gather_with(indices.values<int64_t>(1));
+}
+
 template <typename I>
 Array take_span(const Array& values, std::span<const I> rows, Allocator* allocator) {
   const int64_t count = static_cast<int64_t>(rows.size());
@@ -801,6 +879,9 @@ Array take_span(const Array& values, std::span<const I> rows, Allocator* allocat
 }  // namespace
 
 Array take(const Array& values, const Array& indices, Allocator* allocator) {
+  if (ArrayDataPtr taken = take_plain_values(*values.data(), *indices.data(), allocator)) {
+    return Array(std::move(taken));
+  }
   return Array(with_checked_indices(indices, values.length(), [&](const auto& rows) {
     return take_impl(*values.data(), rows, allocator);
   }));
@@ -836,7 +917,8 @@ SelectionVector SelectionVector::from_mask(const Array& mask, Allocator* allocat
   const MaskWords words(mask);
   const int64_t selected = words.count_selected();
   const bool wide = mask.length() > std::numeric_limits<int32_t>::max();
-  MutableBuffer buffer(allocator);
+  detail::UninitializedBuffer buffer(
+      selected * static_cast<int64_t>(wide ? sizeof(int64_t) : sizeof(int32_t)), allocator);
   auto fill = [&]<typename I>(I* out) {
     int64_t position = 0;
     for (int64_t w = 0; w < words.num_words(); ++w) {
@@ -856,9 +938,9 @@ SelectionVector SelectionVector::from_mask(const Array& mask, Allocator* allocat
     }
   };
   if (wide) {
-    fill(output_values<int64_t>(buffer, selected));
+    fill(values_in<int64_t>(buffer));
   } else {
-    fill(output_values<int32_t>(buffer, selected));
+    fill(values_in<int32_t>(buffer));
   }
   return SelectionVector(buffer.finish(), selected, wide);
 }

@@ -139,6 +139,36 @@ TEST(Take, OutOfRangeNamesIndexAndLength) {
   EXPECT_THROW(take(values, doubles({1.0})), TypeError);
 }
 
+TEST(Take, LongIndicesAreCheckedBlockByBlock) {
+  std::vector<std::optional<int64_t>> numbers;
+  for (int64_t i = 0; i < 100; ++i) {
+    numbers.push_back(i % 7 == 0 ? std::nullopt : std::optional<int64_t>(i));
+  }
+  const Array values = int64s(numbers).slice(3, 90);
+  std::mt19937_64 random(9);
+  const std::vector<std::optional<int64_t>> rows = random_rows(90, 5001, false, random);
+  std::vector<std::optional<int32_t>> narrow_rows;
+  for (const auto& row : rows) {
+    narrow_rows.push_back(static_cast<int32_t>(*row));
+  }
+  const Array wide = array_of<int64_t>(int64(), rows);
+  const Array narrow = array_of<int32_t>(int32(), narrow_rows);
+  const std::vector<std::optional<int64_t>> tail(rows.begin() + 1, rows.end());
+  expect_rows(values, tail, take(values, wide.slice(1)), "int64 indices");
+  expect_rows(values, tail, take(values, narrow.slice(1)), "int32 indices");
+  expect_rows(int32s({5, 6, 7, 8}).slice(1), {2, 0, 2},
+              take(int32s({5, 6, 7, 8}).slice(1), int64s({2, 0, 2})), "int32 values");
+  // The first index out of range is named, in a later block as in the first.
+  std::vector<std::optional<int64_t>> bad = rows;
+  bad[4500] = 90;
+  bad[4700] = -1;
+  EXPECT_EQ(error_message<IndexError>([&] { take(values, array_of<int64_t>(int64(), bad)); }),
+            "take: index 90 is out of bounds for an array of length 90");
+  bad[3] = -2;
+  EXPECT_EQ(error_message<IndexError>([&] { take(values, array_of<int64_t>(int64(), bad)); }),
+            "take: index -2 is out of bounds for an array of length 90");
+}
+
 TEST(Take, EmptyInputs) {
   for (const auto& [name, values] : sample_arrays()) {
     expect_rows(values, {}, take(values, int64s({})), name);

@@ -1,0 +1,890 @@
+#include "bowstring/compute/grouper.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "bowstring/array/builder.h"
+#include "bowstring/array/builder_primitive.h"
+#include "bowstring/array/builder_scalar.h"
+#include "bowstring/array/concatenate.h"
+#include "bowstring/compute/hash.h"
+#include "bowstring/compute/kernel_util.h"
+#include "bowstring/util/error.h"
+
+namespace bowstring::compute {
+
+Grouper::~Grouper() = default;
+
+std::vector<uint32_t> Grouper::consume(std::span<const Array> keys) {
+  std::vector<uint32_t> group_ids(keys.empty() ? 0 : static_cast<size_t>(keys[0].length()));
+  consume(keys, group_ids.data());
+  return group_ids;
+}
+
+void Grouper::check_keys(std::span<const Array> keys) const {
+  if (keys.size() != key_types_.size()) {
+    throw InvalidArgument("grouper: expected " + std::to_string(key_types_.size()) +
+                          " key columns, got " + std::to_string(keys.size()));
+  }
+  for (size_t c = 0; c < keys.size(); ++c) {
+    if (!keys[c].type()->equals(*key_types_[c])) {
+      throw InvalidArgument("grouper: key column " + std::to_string(c) + " has type " +
+                            keys[c].type()->to_string() + ", expected " +
+                            key_types_[c]->to_string());
+    }
+    if (keys[c].length() != keys[0].length()) {
+      throw InvalidArgument(
+          "grouper: key columns have different lengths: " + std::to_string(keys[0].length()) +
+          " and " + std::to_string(keys[c].length()));
+    }
+  }
+}
+
+namespace {
+
+constexpr uint32_t kNoGroup = UINT32_MAX;
+
+[[noreturn]] void throw_too_many_groups() {
+  throw InvalidArgument("grouper: more than 4294967294 groups");
+}
+
+// --- One key of at most 8 bytes ------------------------------------------------------------
+
+/// Which value loader a single fixed-width key uses.
+enum class ScalarKey : uint8_t { kBool, kU8, kU16, kU32, kU64, kHalf, kFloat, kDouble };
+
+/// A single key whose values fit 64 bits: open addressing on the (normalized) value.
+class IntegerGrouper final : public Grouper {
+ public:
+  IntegerGrouper(TypePtr type, ScalarKey kind, Allocator* allocator)
+      : Grouper({std::move(type)}, allocator), kind_(kind) {
+    resize_table(1024);
+  }
+
+  void consume(std::span<const Array> keys, uint32_t* group_ids) override {
+    check_keys(keys);
+    const ArrayData& data = *keys[0].data();
+    switch (kind_) {
+      case ScalarKey::kBool: {
+        const uint8_t* bits = data.buffers[1]->data();
+        consume_values(data, group_ids, [&](int64_t i) -> uint64_t {
+          return bit_util::get_bit(bits, data.offset + i) ? 1 : 0;
+        });
+        return;
+      }
+      case ScalarKey::kU8: {
+        const auto* values = data.values<uint8_t>(1);
+        consume_values(data, group_ids, [&](int64_t i) -> uint64_t { return values[i]; });
+        return;
+      }
+      case ScalarKey::kU16: {
+        const auto* values = data.values<uint16_t>(1);
+        consume_values(data, group_ids, [&](int64_t i) -> uint64_t { return values[i]; });
+        return;
+      }
+      case ScalarKey::kU32: {
+        const auto* values = data.values<uint32_t>(1);
+        consume_values(data, group_ids, [&](int64_t i) -> uint64_t { return values[i]; });
+        return;
+      }
+      case ScalarKey::kU64: {
+        const auto* values = data.values<uint64_t>(1);
+        consume_values(data, group_ids, [&](int64_t i) -> uint64_t { return values[i]; });
+        return;
+      }
+      case ScalarKey::kHalf: {
+        const auto* values = data.values<uint16_t>(1);
+        consume_values(data, group_ids, [&](int64_t i) -> uint64_t {
+          const uint16_t bits = values[i];
+          if ((bits & 0x7c00) == 0x7c00 && (bits & 0x03ff) != 0) {
+            return 0x7e00;
+          }
+          return (bits & 0x7fff) == 0 ? 0 : bits;
+        });
+        return;
+      }
+      case ScalarKey::kFloat: {
+        const auto* values = data.values<float>(1);
+        consume_values(data, group_ids,
+                       [&](int64_t i) -> uint64_t { return normalized_float_bits(values[i]); });
+        return;
+      }
+      case ScalarKey::kDouble: {
+        const auto* values = data.values<double>(1);
+        consume_values(data, group_ids,
+                       [&](int64_t i) -> uint64_t { return normalized_double_bits(values[i]); });
+        return;
+      }
+    }
+  }
+
+  uint32_t num_groups() const override { return static_cast<uint32_t>(group_keys_.size()); }
+
+  std::vector<Array> unique_keys() const override {
+    const TypePtr& type = key_types_[0];
+    const auto length = static_cast<int64_t>(group_keys_.size());
+    std::shared_ptr<Buffer> validity;
+    int64_t null_count = 0;
+    if (null_group_ != kNoGroup) {
+      MutableBuffer bits(bit_util::bytes_for_bits(length), allocator_);
+      bit_util::set_bits_to(bits.mutable_data(), 0, length, true);
+      bit_util::clear_bit(bits.mutable_data(), null_group_);
+      validity = bits.finish();
+      null_count = 1;
+    }
+    if (kind_ == ScalarKey::kBool) {
+      MutableBuffer bits(bit_util::bytes_for_bits(length), allocator_);
+      for (int64_t g = 0; g < length; ++g) {
+        if (group_keys_[static_cast<size_t>(g)] != 0) {
+          bit_util::set_bit(bits.mutable_data(), g);
+        }
+      }
+      return {Array(std::make_shared<ArrayData>(
+          type, length, std::vector<std::shared_ptr<Buffer>>{validity, bits.finish()},
+          null_count))};
+    }
+    const int width = type->byte_width();
+    MutableBuffer values(length * width, allocator_);
+    uint8_t* out = values.mutable_data();
+    for (int64_t g = 0; g < length; ++g) {
+      // Little-endian: the low `width` bytes of the 64-bit key are the value.
+      std::memcpy(out + g * width, &group_keys_[static_cast<size_t>(g)],
+                  static_cast<size_t>(width));
+    }
+    return {Array(std::make_shared<ArrayData>(
+        type, length, std::vector<std::shared_ptr<Buffer>>{validity, values.finish()},
+        null_count))};
+  }
+
+ private:
+  struct Slot {
+    uint64_t key;
+    uint32_t group_plus_one;  // 0: empty
+  };
+
+  size_t slot_of(uint64_t key) const {
+    uint64_t mixed = key ^ (key >> 29);
+    mixed *= 0xbf58476d1ce4e5b9ULL;
+    return static_cast<size_t>(mixed >> shift_);
+  }
+
+  void resize_table(size_t capacity) {
+    std::vector<Slot> slots(capacity, Slot{0, 0});
+    shift_ = 64 - std::countr_zero(capacity);
+    mask_ = capacity - 1;
+    for (size_t g = 0; g < group_keys_.size(); ++g) {
+      if (g == null_group_) {
+        continue;
+      }
+      size_t slot = slot_of(group_keys_[g]);
+      while (slots[slot].group_plus_one != 0) {
+        slot = (slot + 1) & mask_;
+      }
+      slots[slot] = Slot{group_keys_[g], static_cast<uint32_t>(g + 1)};
+    }
+    slots_ = std::move(slots);
+  }
+
+  uint32_t new_group(uint64_t key) {
+    if (group_keys_.size() >= kNoGroup - 1) {
+      throw_too_many_groups();
+    }
+    group_keys_.push_back(key);
+    return static_cast<uint32_t>(group_keys_.size() - 1);
+  }
+
+  uint32_t null_group() {
+    if (null_group_ == kNoGroup) {
+      null_group_ = new_group(0);
+    }
+    return null_group_;
+  }
+
+  template <typename Load>
+  void consume_values(const ArrayData& data, uint32_t* group_ids, Load load) {
+    // Rows this far ahead have their slot prefetched once the table outgrows the caches.
+    constexpr int64_t kAhead = 16;
+    constexpr size_t kPrefetchFrom = size_t{1} << 16;
+    const uint8_t* validity = data.buffers[0] != nullptr ? data.buffers[0]->data() : nullptr;
+    const int64_t length = data.length;
+    Slot* slots = slots_.data();
+    size_t mask = mask_;
+    bool prefetch = slots_.size() >= kPrefetchFrom;
+    for (int64_t i = 0; i < length; ++i) {
+      if (prefetch && i + kAhead < length) {
+        __builtin_prefetch(slots + slot_of(load(i + kAhead)));
+      }
+      if (validity != nullptr && !bit_util::get_bit(validity, data.offset + i)) {
+        group_ids[i] = null_group();
+        continue;
+      }
+      const uint64_t key = load(i);
+      size_t slot = slot_of(key);
+      while (true) {
+        Slot& candidate = slots[slot];
+        if (candidate.group_plus_one == 0) {
+          const uint32_t group = new_group(key);
+          candidate = Slot{key, group + 1};
+          group_ids[i] = group;
+          if (group_keys_.size() * 2 > slots_.size()) {
+            resize_table(slots_.size() * 2);
+            slots = slots_.data();
+            mask = mask_;
+            prefetch = slots_.size() >= kPrefetchFrom;
+          }
+          break;
+        }
+        if (candidate.key == key) {
+          group_ids[i] = candidate.group_plus_one - 1;
+          break;
+        }
+        slot = (slot + 1) & mask;
+      }
+    }
+  }
+
+  ScalarKey kind_;
+  std::vector<Slot> slots_;
+  size_t mask_ = 0;
+  int shift_ = 0;
+  std::vector<uint64_t> group_keys_;
+  uint32_t null_group_ = kNoGroup;
+};
+
+// --- Keys as byte strings ------------------------------------------------------------------
+
+/// Whether `length` bytes at `a` and `b` are equal; inline word compares, as keys are short.
+inline bool bytes_equal(const char* a, const char* b, int64_t length) {
+  int64_t i = 0;
+  for (; i + 8 <= length; i += 8) {
+    uint64_t x;
+    uint64_t y;
+    std::memcpy(&x, a + i, sizeof(x));
+    std::memcpy(&y, b + i, sizeof(y));
+    if (x != y) {
+      return false;
+    }
+  }
+  for (; i < length; ++i) {
+    if (a[i] != b[i]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/// A hash table from byte strings to group ids; the strings are kept in one arena.
+class ByteKeyTable {
+ public:
+  ByteKeyTable() { resize(1024); }
+
+  uint32_t size() const { return static_cast<uint32_t>(group_hashes_.size()); }
+  std::string_view key(uint32_t group) const {
+    return {bytes_.data() + offsets_[group],
+            static_cast<size_t>(offsets_[group + 1] - offsets_[group])};
+  }
+
+  /// Starts loading the slot where a key of hash `hash` is looked for first.
+  void prefetch(uint64_t hash) const { __builtin_prefetch(slots_.data() + (hash & mask_)); }
+
+  /// The group of `key` (whose hash is `hash`), a new one if it is not there yet.
+  uint32_t find_or_insert(const char* key, int64_t length, uint64_t hash) {
+    const auto tag = static_cast<uint32_t>(hash >> 32);
+    size_t slot = hash & mask_;
+    while (true) {
+      Slot& candidate = slots_[slot];
+      if (candidate.group_plus_one == 0) {
+        const uint32_t group = insert(key, length, hash);
+        candidate = Slot{tag, group + 1};
+        if (group_hashes_.size() * 2 > slots_.size()) {
+          resize(slots_.size() * 2);
+        }
+        return group;
+      }
+      if (candidate.tag == tag) {
+        const uint32_t group = candidate.group_plus_one - 1;
+        const int64_t begin = offsets_[group];
+        if (offsets_[group + 1] - begin == length &&
+            bytes_equal(bytes_.data() + begin, key, length)) {
+          return group;
+        }
+      }
+      slot = (slot + 1) & mask_;
+    }
+  }
+
+ private:
+  struct Slot {
+    uint32_t tag;             // high half of the hash
+    uint32_t group_plus_one;  // 0: empty
+  };
+
+  uint32_t insert(const char* key, int64_t length, uint64_t hash) {
+    if (group_hashes_.size() >= kNoGroup - 1) {
+      throw_too_many_groups();
+    }
+    bytes_.append(key, static_cast<size_t>(length));
+    offsets_.push_back(static_cast<int64_t>(bytes_.size()));
+    group_hashes_.push_back(hash);
+    return static_cast<uint32_t>(group_hashes_.size() - 1);
+  }
+
+  void resize(size_t capacity) {
+    std::vector<Slot> slots(capacity, Slot{0, 0});
+    mask_ = capacity - 1;
+    for (size_t g = 0; g < group_hashes_.size(); ++g) {
+      size_t slot = group_hashes_[g] & mask_;
+      while (slots[slot].group_plus_one != 0) {
+        slot = (slot + 1) & mask_;
+      }
+      slots[slot] =
+          Slot{static_cast<uint32_t>(group_hashes_[g] >> 32), static_cast<uint32_t>(g + 1)};
+    }
+    slots_ = std::move(slots);
+  }
+
+  std::vector<Slot> slots_;
+  size_t mask_ = 0;
+  std::vector<uint64_t> group_hashes_;
+  std::vector<int64_t> offsets_{0};
+  std::string bytes_;
+};
+
+/// Output type of a key column: dictionaries come out as their values.
+TypePtr output_type(const TypePtr& type) {
+  if (type->id() == TypeId::kDictionary) {
+    return type_cast<DictionaryType>(*type).value_type();
+  }
+  return type;
+}
+
+/// A single string or binary key (any offset width, or views).
+class BinaryGrouper final : public Grouper {
+ public:
+  BinaryGrouper(TypePtr type, Allocator* allocator) : Grouper({std::move(type)}, allocator) {}
+
+  void consume(std::span<const Array> keys, uint32_t* group_ids) override {
+    check_keys(keys);
+    const ArrayData& data = *keys[0].data();
+    if (data.type->id() == TypeId::kString || data.type->id() == TypeId::kBinary) {
+      const auto* offsets = data.values<int32_t>(1);
+      const auto* bytes = reinterpret_cast<const char*>(
+          data.buffers[2] != nullptr ? data.buffers[2]->data() : nullptr);
+      consume_values(data, group_ids, [&](int64_t i) {
+        return std::string_view(bytes + offsets[i],
+                                static_cast<size_t>(offsets[i + 1] - offsets[i]));
+      });
+      return;
+    }
+    consume_values(data, group_ids, [&](int64_t i) { return binary_value(data, i); });
+  }
+
+  uint32_t num_groups() const override { return static_cast<uint32_t>(group_to_entry_.size()); }
+
+  std::vector<Array> unique_keys() const override {
+    std::unique_ptr<ArrayBuilder> builder = make_builder(key_types_[0], allocator_);
+    ScalarAppender appender(*builder, "grouper");
+    builder->reserve(static_cast<int64_t>(group_to_entry_.size()));
+    for (const uint32_t entry : group_to_entry_) {
+      if (entry == kNoGroup) {
+        builder->append_null();
+      } else {
+        appender.append(table_.key(entry));
+      }
+    }
+    return {builder->finish()};
+  }
+
+ private:
+  /// Looks up blocks of rows: first every hash of the block, prefetching the slots, then the
+  /// probes, so that the loads of many slots are under way at once.
+  template <typename Get>
+  void consume_values(const ArrayData& data, uint32_t* group_ids, Get get) {
+    constexpr int64_t kBlock = 64;
+    const uint8_t* validity = data.buffers[0] != nullptr ? data.buffers[0]->data() : nullptr;
+    uint64_t hashes[kBlock];
+    for (int64_t start = 0; start < data.length; start += kBlock) {
+      const int64_t count = std::min(kBlock, data.length - start);
+      for (int64_t j = 0; j < count; ++j) {
+        const int64_t i = start + j;
+        if (validity == nullptr || bit_util::get_bit(validity, data.offset + i)) {
+          const std::string_view key = get(i);
+          hashes[j] = hash_bytes(key.data(), static_cast<int64_t>(key.size()));
+          table_.prefetch(hashes[j]);
+        }
+      }
+      for (int64_t j = 0; j < count; ++j) {
+        const int64_t i = start + j;
+        if (validity != nullptr && !bit_util::get_bit(validity, data.offset + i)) {
+          group_ids[i] = null_group();
+          continue;
+        }
+        const std::string_view key = get(i);
+        group_ids[i] = group_of(key.data(), static_cast<int64_t>(key.size()), hashes[j]);
+      }
+    }
+  }
+
+  uint32_t group_of(const char* key, int64_t length, uint64_t hash) {
+    const uint32_t entry = table_.find_or_insert(key, length, hash);
+    if (entry == table_to_group_.size()) {
+      table_to_group_.push_back(static_cast<uint32_t>(group_to_entry_.size()));
+      group_to_entry_.push_back(entry);
+    }
+    return table_to_group_[entry];
+  }
+
+  uint32_t null_group() {
+    if (null_group_ == kNoGroup) {
+      null_group_ = static_cast<uint32_t>(group_to_entry_.size());
+      group_to_entry_.push_back(kNoGroup);
+    }
+    return null_group_;
+  }
+
+  ByteKeyTable table_;
+  std::vector<uint32_t> table_to_group_;
+  std::vector<uint32_t> group_to_entry_;  // kNoGroup for the null group
+  uint32_t null_group_ = kNoGroup;
+};
+
+// --- Any keys: rows encoded as bytes -------------------------------------------------------
+
+void append_raw(std::string& out, const void* data, size_t size) {
+  out.append(static_cast<const char*>(data), size);
+}
+
+/// Appends value `i` of `data` (relative to its window) to `out` so that two values encode the
+/// same exactly when they group together: a null flag, then the value's bytes (normalized for
+/// floats, length-prefixed when variable, recursively for nested types).
+void encode_value(const ArrayData& data, int64_t i, std::string& out) {
+  const DataType& type = *data.type;
+  if (type.id() == TypeId::kNull || data.is_null_in_bitmap(i)) {
+    out.push_back(0);
+    return;
+  }
+  if (type.id() == TypeId::kDictionary) {
+    encode_value(*data.dictionary, dictionary_index(data, i), out);
+    return;
+  }
+  if (type.id() == TypeId::kExtension) {
+    ArrayData storage(data);
+    storage.type = type_cast<ExtensionType>(type).storage_type();
+    encode_value(storage, i, out);
+    return;
+  }
+  out.push_back(1);
+  const int64_t row = data.offset + i;
+  switch (type.id()) {
+    case TypeId::kBoolean:
+      out.push_back(bit_util::get_bit(data.buffers[1]->data(), row) ? 1 : 0);
+      return;
+    case TypeId::kFloat32: {
+      const uint32_t bits = normalized_float_bits(data.values<float>(1)[i]);
+      append_raw(out, &bits, sizeof(bits));
+      return;
+    }
+    case TypeId::kFloat64: {
+      const uint64_t bits = normalized_double_bits(data.values<double>(1)[i]);
+      append_raw(out, &bits, sizeof(bits));
+      return;
+    }
+    case TypeId::kString:
+    case TypeId::kBinary:
+    case TypeId::kLargeString:
+    case TypeId::kLargeBinary:
+    case TypeId::kStringView:
+    case TypeId::kBinaryView: {
+      const std::string_view value = binary_value(data, i);
+      const auto size = static_cast<uint32_t>(value.size());
+      append_raw(out, &size, sizeof(size));
+      out.append(value);
+      return;
+    }
+    case TypeId::kStruct:
+      for (const auto& child : data.children) {
+        encode_value(*child, row, out);
+      }
+      return;
+    case TypeId::kList:
+    case TypeId::kMap:
+    case TypeId::kLargeList:
+    case TypeId::kListView:
+    case TypeId::kLargeListView:
+    case TypeId::kFixedSizeList: {
+      int64_t begin = 0;
+      int64_t end = 0;
+      const uint8_t* offsets = data.buffers[1] != nullptr ? data.buffers[1]->data() : nullptr;
+      switch (type.id()) {
+        case TypeId::kList:
+        case TypeId::kMap:
+          begin = reinterpret_cast<const int32_t*>(offsets)[row];
+          end = reinterpret_cast<const int32_t*>(offsets)[row + 1];
+          break;
+        case TypeId::kLargeList:
+          begin = reinterpret_cast<const int64_t*>(offsets)[row];
+          end = reinterpret_cast<const int64_t*>(offsets)[row + 1];
+          break;
+        case TypeId::kListView:
+          begin = reinterpret_cast<const int32_t*>(offsets)[row];
+          end = begin + reinterpret_cast<const int32_t*>(data.buffers[2]->data())[row];
+          break;
+        case TypeId::kLargeListView:
+          begin = reinterpret_cast<const int64_t*>(offsets)[row];
+          end = begin + reinterpret_cast<const int64_t*>(data.buffers[2]->data())[row];
+          break;
+        default: {
+          const int64_t size = type_cast<FixedSizeListType>(type).list_size();
+          begin = row * size;
+          end = begin + size;
+        }
+      }
+      const auto count = static_cast<uint32_t>(end - begin);
+      append_raw(out, &count, sizeof(count));
+      for (int64_t j = begin; j < end; ++j) {
+        encode_value(*data.children[0], j, out);
+      }
+      return;
+    }
+    default:
+      break;
+  }
+  if (type.is_union() || type.id() == TypeId::kRunEndEncoded || type.byte_width() == 0) {
+    throw TypeError("grouper: keys of type " + type.to_string() + " cannot be grouped");
+  }
+  if (type.id() == TypeId::kFloat16) {
+    uint16_t bits = data.values<uint16_t>(1)[i];
+    if ((bits & 0x7c00) == 0x7c00 && (bits & 0x03ff) != 0) {
+      bits = 0x7e00;
+    } else if ((bits & 0x7fff) == 0) {
+      bits = 0;
+    }
+    append_raw(out, &bits, sizeof(bits));
+    return;
+  }
+  const int width = type.byte_width();
+  append_raw(out, data.buffers[1]->data() + row * width, static_cast<size_t>(width));
+}
+
+/// Whether a key column is decoded from its encoding (flat types) or gathered from the
+/// batches it came from (nested types).
+bool is_flat(const DataType& type) {
+  const DataType& value =
+      type.id() == TypeId::kDictionary ? *type_cast<DictionaryType>(type).value_type() : type;
+  return !value.is_nested() && value.id() != TypeId::kExtension &&
+         value.id() != TypeId::kDictionary && scalar_kind(value) != ScalarKind::kUnsupported;
+}
+
+/// Appends the value encoded at `in` (a flat type) to `appender`, returning the byte after it.
+const char* decode_flat(const DataType& type, const char* in, ArrayBuilder& builder,
+                        ScalarAppender& appender) {
+  if (*in++ == 0) {
+    builder.append_null();
+    return in;
+  }
+  switch (scalar_kind(type)) {
+    case ScalarKind::kBoolean:
+      appender.append({in, 1});
+      return in + 1;
+    case ScalarKind::kBinary: {
+      uint32_t size;
+      std::memcpy(&size, in, sizeof(size));
+      appender.append({in + sizeof(size), size});
+      return in + sizeof(size) + size;
+    }
+    default: {
+      const auto width = static_cast<size_t>(type.byte_width());
+      appender.append({in, width});
+      return in + width;
+    }
+  }
+}
+
+/// Skips the value encoded at `in`, returning the byte after it.
+const char* skip_value(const DataType& type, const char* in) {
+  if (type.id() == TypeId::kDictionary) {
+    return skip_value(*type_cast<DictionaryType>(type).value_type(), in);
+  }
+  if (type.id() == TypeId::kExtension) {
+    return skip_value(*type_cast<ExtensionType>(type).storage_type(), in);
+  }
+  if (*in++ == 0) {
+    return in;
+  }
+  switch (type.id()) {
+    case TypeId::kBoolean:
+      return in + 1;
+    case TypeId::kString:
+    case TypeId::kBinary:
+    case TypeId::kLargeString:
+    case TypeId::kLargeBinary:
+    case TypeId::kStringView:
+    case TypeId::kBinaryView: {
+      uint32_t size;
+      std::memcpy(&size, in, sizeof(size));
+      return in + sizeof(size) + size;
+    }
+    case TypeId::kStruct:
+      for (const auto& field : type.fields()) {
+        in = skip_value(*field->type(), in);
+      }
+      return in;
+    case TypeId::kList:
+    case TypeId::kMap:
+    case TypeId::kLargeList:
+    case TypeId::kListView:
+    case TypeId::kLargeListView:
+    case TypeId::kFixedSizeList: {
+      uint32_t count;
+      std::memcpy(&count, in, sizeof(count));
+      in += sizeof(count);
+      const DataType& element = *type.field(0)->type();
+      for (uint32_t j = 0; j < count; ++j) {
+        in = skip_value(element, in);
+      }
+      return in;
+    }
+    default:
+      return in + type.byte_width();
+  }
+}
+
+/// Encodes rows [start, start + count) of `keys` as `encode_value` does, one after the other
+/// into `rows`; row j spans [offsets[j], offsets[j + 1]). Flat columns are encoded a column at a
+/// time; other columns value by value.
+void encode_rows(std::span<const Array> keys, int64_t start, int64_t count,
+                 std::vector<int64_t>& offsets, std::string& rows) {
+  offsets.assign(static_cast<size_t>(count) + 1, 0);
+  std::vector<std::string> others;
+  // Sizes first (shifted by one so that the prefix sum gives the offsets).
+  for (const Array& key : keys) {
+    const ArrayData& data = *key.data();
+    const TypeId id = data.type->id();
+    const int64_t width = data.type->byte_width();
+    const bool binary = data.type->is_binary_like();
+    const bool fixed = !binary && width > 0 && id != TypeId::kDictionary &&
+                       id != TypeId::kFloat16 && id != TypeId::kExtension;
+    for (int64_t j = 0; j < count; ++j) {
+      const int64_t i = start + j;
+      int64_t size = 1;
+      if (id == TypeId::kNull || data.is_null_in_bitmap(i)) {
+        size = 1;
+      } else if (fixed) {
+        size = 1 + width;
+      } else if (id == TypeId::kBoolean) {
+        size = 2;
+      } else if (binary) {
+        size = 1 + 4 + static_cast<int64_t>(binary_value(data, i).size());
+      } else {
+        std::string encoded;
+        encode_value(data, i, encoded);
+        size = static_cast<int64_t>(encoded.size());
+        others.push_back(std::move(encoded));
+      }
+      offsets[static_cast<size_t>(j) + 1] += size;
+    }
+  }
+  for (int64_t j = 0; j < count; ++j) {
+    offsets[static_cast<size_t>(j) + 1] += offsets[static_cast<size_t>(j)];
+  }
+  rows.resize(static_cast<size_t>(offsets[static_cast<size_t>(count)]));
+  std::vector<int64_t> cursor(offsets.begin(), offsets.end() - 1);
+  size_t next_other = 0;
+  for (const Array& key : keys) {
+    const ArrayData& data = *key.data();
+    const TypeId id = data.type->id();
+    const int64_t width = data.type->byte_width();
+    const bool binary = data.type->is_binary_like();
+    const bool fixed = !binary && width > 0 && id != TypeId::kDictionary &&
+                       id != TypeId::kFloat16 && id != TypeId::kExtension;
+    const uint8_t* values = fixed ? data.buffers[1]->data() + data.offset * width : nullptr;
+    for (int64_t j = 0; j < count; ++j) {
+      const int64_t i = start + j;
+      char* out = rows.data() + cursor[static_cast<size_t>(j)];
+      if (id == TypeId::kNull || data.is_null_in_bitmap(i)) {
+        *out = 0;
+        cursor[static_cast<size_t>(j)] += 1;
+        continue;
+      }
+      if (fixed) {
+        *out = 1;
+        if (id == TypeId::kFloat32) {
+          const uint32_t bits = normalized_float_bits(data.values<float>(1)[i]);
+          std::memcpy(out + 1, &bits, sizeof(bits));
+        } else if (id == TypeId::kFloat64) {
+          const uint64_t bits = normalized_double_bits(data.values<double>(1)[i]);
+          std::memcpy(out + 1, &bits, sizeof(bits));
+        } else {
+          std::memcpy(out + 1, values + i * width, static_cast<size_t>(width));
+        }
+        cursor[static_cast<size_t>(j)] += 1 + width;
+      } else if (id == TypeId::kBoolean) {
+        out[0] = 1;
+        out[1] = bit_util::get_bit(data.buffers[1]->data(), data.offset + i) ? 1 : 0;
+        cursor[static_cast<size_t>(j)] += 2;
+      } else if (binary) {
+        const std::string_view value = binary_value(data, i);
+        const auto size = static_cast<uint32_t>(value.size());
+        out[0] = 1;
+        std::memcpy(out + 1, &size, sizeof(size));
+        std::memcpy(out + 5, value.data(), value.size());
+        cursor[static_cast<size_t>(j)] += 5 + size;
+      } else {
+        const std::string& encoded = others[next_other++];
+        std::memcpy(out, encoded.data(), encoded.size());
+        cursor[static_cast<size_t>(j)] += static_cast<int64_t>(encoded.size());
+      }
+    }
+  }
+}
+
+/// Any number of key columns of any types: each row is encoded into bytes, and the bytes are
+/// the key of a `ByteKeyTable`.
+class RowGrouper final : public Grouper {
+ public:
+  RowGrouper(std::vector<TypePtr> types, Allocator* allocator)
+      : Grouper(std::move(types), allocator) {
+    for (const TypePtr& type : key_types_) {
+      all_flat_ = all_flat_ && is_flat(*type);
+    }
+  }
+
+  void consume(std::span<const Array> keys, uint32_t* group_ids) override {
+    check_keys(keys);
+    const int64_t length = keys.empty() ? 0 : keys[0].length();
+    int64_t batch = -1;
+    if (!all_flat_) {
+      batch = static_cast<int64_t>(batches_.size());
+      batches_.emplace_back(keys.begin(), keys.end());
+    }
+    const uint32_t groups_before = table_.size();
+    constexpr int64_t kBlock = 256;
+    std::vector<int64_t> offsets;
+    std::string rows;
+    uint64_t hashes[kBlock];
+    for (int64_t start = 0; start < length; start += kBlock) {
+      const int64_t count = std::min(kBlock, length - start);
+      encode_rows(keys, start, count, offsets, rows);
+      for (int64_t j = 0; j < count; ++j) {
+        hashes[j] = hash_bytes(rows.data() + offsets[j], offsets[j + 1] - offsets[j]);
+        table_.prefetch(hashes[j]);
+      }
+      for (int64_t j = 0; j < count; ++j) {
+        const uint32_t before = table_.size();
+        const uint32_t group =
+            table_.find_or_insert(rows.data() + offsets[j], offsets[j + 1] - offsets[j], hashes[j]);
+        if (!all_flat_ && group == before) {
+          first_rows_.emplace_back(batch, start + j);
+        }
+        group_ids[start + j] = group;
+      }
+    }
+    if (!all_flat_ && table_.size() == groups_before) {
+      batches_.pop_back();
+    }
+  }
+
+  uint32_t num_groups() const override { return table_.size(); }
+
+  std::vector<Array> unique_keys() const override {
+    const size_t columns = key_types_.size();
+    std::vector<std::unique_ptr<ArrayBuilder>> builders(columns);
+    std::vector<std::unique_ptr<ScalarAppender>> appenders(columns);
+    for (size_t c = 0; c < columns; ++c) {
+      if (is_flat(*key_types_[c])) {
+        builders[c] = make_builder(output_type(key_types_[c]), allocator_);
+        appenders[c] = std::make_unique<ScalarAppender>(*builders[c], "grouper");
+        builders[c]->reserve(table_.size());
+      }
+    }
+    for (uint32_t g = 0; g < table_.size(); ++g) {
+      const char* in = table_.key(g).data();
+      for (size_t c = 0; c < columns; ++c) {
+        const TypePtr type = output_type(key_types_[c]);
+        if (builders[c] != nullptr) {
+          in = decode_flat(*type, in, *builders[c], *appenders[c]);
+        } else {
+          in = skip_value(*key_types_[c], in);
+        }
+      }
+    }
+    std::vector<Array> result(columns);
+    for (size_t c = 0; c < columns; ++c) {
+      if (builders[c] != nullptr) {
+        result[c] = builders[c]->finish();
+        continue;
+      }
+      if (first_rows_.empty()) {
+        result[c] = make_builder(key_types_[c], allocator_)->finish();
+        continue;
+      }
+      std::vector<Array> rows;
+      rows.reserve(first_rows_.size());
+      for (const auto& [batch, row] : first_rows_) {
+        rows.push_back(batches_[static_cast<size_t>(batch)][c].slice(row, 1));
+      }
+      result[c] = concatenate(rows, allocator_);
+    }
+    return result;
+  }
+
+ private:
+  ByteKeyTable table_;
+  bool all_flat_ = true;
+  // For nested keys: the batches seen and where each group first appeared in them.
+  std::vector<std::vector<Array>> batches_;
+  std::vector<std::pair<int64_t, int64_t>> first_rows_;
+};
+
+}  // namespace
+
+std::unique_ptr<Grouper> Grouper::make(std::span<const TypePtr> key_types, Allocator* allocator) {
+  if (key_types.empty()) {
+    throw InvalidArgument("grouper: at least one key column is needed");
+  }
+  if (key_types.size() == 1) {
+    const TypePtr& type = key_types[0];
+    switch (type->id()) {
+      case TypeId::kBoolean:
+        return std::make_unique<IntegerGrouper>(type, ScalarKey::kBool, allocator);
+      case TypeId::kFloat16:
+        return std::make_unique<IntegerGrouper>(type, ScalarKey::kHalf, allocator);
+      case TypeId::kFloat32:
+        return std::make_unique<IntegerGrouper>(type, ScalarKey::kFloat, allocator);
+      case TypeId::kFloat64:
+        return std::make_unique<IntegerGrouper>(type, ScalarKey::kDouble, allocator);
+      case TypeId::kString:
+      case TypeId::kBinary:
+      case TypeId::kLargeString:
+      case TypeId::kLargeBinary:
+      case TypeId::kStringView:
+      case TypeId::kBinaryView:
+        return std::make_unique<BinaryGrouper>(type, allocator);
+      case TypeId::kDictionary:
+      case TypeId::kExtension:
+        break;
+      default:
+        if (!type->is_nested()) {
+          switch (type->byte_width()) {
+            case 1:
+              return std::make_unique<IntegerGrouper>(type, ScalarKey::kU8, allocator);
+            case 2:
+              return std::make_unique<IntegerGrouper>(type, ScalarKey::kU16, allocator);
+            case 4:
+              return std::make_unique<IntegerGrouper>(type, ScalarKey::kU32, allocator);
+            case 8:
+              return std::make_unique<IntegerGrouper>(type, ScalarKey::kU64, allocator);
+            default:
+              break;
+          }
+        }
+    }
+  }
+  return std::make_unique<RowGrouper>(std::vector<TypePtr>(key_types.begin(), key_types.end()),
+                                      allocator);
+}
+
+}  // namespace bowstring::compute

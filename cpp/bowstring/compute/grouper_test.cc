@@ -1,0 +1,206 @@
+#include "bowstring/compute/grouper.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <vector>
+
+#include "bowstring/array/builder_binary.h"
+#include "bowstring/array/builder_primitive.h"
+#include "bowstring/array/equal.h"
+#include "bowstring/testing/array_testing.h"
+
+namespace bowstring::compute {
+namespace {
+
+/// NaN equals NaN, and floating-point results are compared to within rounding.
+EqualOptions same_values() {
+  EqualOptions options;
+  options.nans_equal = true;
+  options.approximate = true;
+  options.absolute_tolerance = 1e-12;
+  return options;
+}
+
+using testing::make_array;
+using testing::make_decimal_array;
+using testing::make_dictionary_array;
+using testing::make_list_array;
+using testing::make_string_array;
+using testing::make_struct_array;
+
+using Ids = std::vector<uint32_t>;
+
+std::unique_ptr<Grouper> grouper_for(std::initializer_list<Array> keys) {
+  std::vector<TypePtr> types;
+  for (const Array& key : keys) {
+    types.push_back(key.type());
+  }
+  return Grouper::make(types);
+}
+
+/// Groups `keys` in one batch; checks the unique keys equal `expected_keys`.
+Ids group(std::initializer_list<Array> keys, const std::vector<Array>& expected_keys) {
+  std::unique_ptr<Grouper> grouper = grouper_for(keys);
+  const std::vector<Array> columns(keys);
+  Ids ids = grouper->consume(columns);
+  const std::vector<Array> unique = grouper->unique_keys();
+  EXPECT_EQ(grouper->num_groups(), expected_keys.empty() ? 0 : expected_keys[0].length());
+  EXPECT_EQ(unique.size(), expected_keys.size());
+  for (size_t c = 0; c < unique.size() && c < expected_keys.size(); ++c) {
+    EXPECT_TRUE(unique[c].equals(expected_keys[c], same_values()))
+        << unique[c].to_string() << " vs " << expected_keys[c].to_string();
+  }
+  return ids;
+}
+
+TEST(Grouper, Integers) {
+  const Array keys = make_array<int64_t>({5, 7, std::nullopt, 5, std::nullopt, -1, 7});
+  EXPECT_EQ(group({keys}, {make_array<int64_t>({5, 7, std::nullopt, -1})}),
+            (Ids{0, 1, 2, 0, 2, 3, 1}));
+  EXPECT_EQ(group({make_array<int8_t>({-1, 1, -1})}, {make_array<int8_t>({-1, 1})}),
+            (Ids{0, 1, 0}));
+  EXPECT_EQ(group({make_array<uint16_t>({9, 9})}, {make_array<uint16_t>({9})}), (Ids{0, 0}));
+  EXPECT_EQ(
+      group({make_array<int32_t>({3, std::nullopt, 3})}, {make_array<int32_t>({3, std::nullopt})}),
+      (Ids{0, 1, 0}));
+}
+
+TEST(Grouper, FloatsGroupNaNAndSignedZeros) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(group({make_array<double>({0.0, -0.0, nan, -nan, 1.5, std::nullopt})},
+                  {make_array<double>({0.0, nan, 1.5, std::nullopt})}),
+            (Ids{0, 0, 1, 1, 2, 3}));
+  const float fnan = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_EQ(
+      group({make_array<float>({-0.0f, fnan, 0.0f, fnan})}, {make_array<float>({0.0f, fnan})}),
+      (Ids{0, 1, 0, 1}));
+}
+
+TEST(Grouper, BooleansDatesTimestampsDecimals) {
+  EXPECT_EQ(group({make_array<bool>({true, false, std::nullopt, true})},
+                  {make_array<bool>({true, false, std::nullopt})}),
+            (Ids{0, 1, 2, 0}));
+  EXPECT_EQ(group({make_array<int32_t>(date32(), {19000, 19001, 19000})},
+                  {make_array<int32_t>(date32(), {19000, 19001})}),
+            (Ids{0, 1, 0}));
+  const TypePtr ts = timestamp(TimeUnit::kMicro, "UTC");
+  EXPECT_EQ(group({make_array<int64_t>(ts, {1, 2, 1})}, {make_array<int64_t>(ts, {1, 2})}),
+            (Ids{0, 1, 0}));
+  EXPECT_EQ(group({make_decimal_array(decimal128(20, 2), {"1.00", "2.50", "1.00", std::nullopt})},
+                  {make_decimal_array(decimal128(20, 2), {"1.00", "2.50", std::nullopt})}),
+            (Ids{0, 1, 0, 2}));
+  EXPECT_EQ(group({make_decimal_array(decimal64(10, 2), {"1.00", "2.50", "1.00"})},
+                  {make_decimal_array(decimal64(10, 2), {"1.00", "2.50"})}),
+            (Ids{0, 1, 0}));
+}
+
+TEST(Grouper, Strings) {
+  for (const TypePtr& type : {utf8(), large_utf8(), utf8_view(), binary()}) {
+    const Array keys = make_string_array(
+        {"b", "a", std::nullopt, "b", "", "a string longer than twelve bytes", "", std::nullopt},
+        type);
+    EXPECT_EQ(group({keys},
+                    {make_string_array(
+                        {"b", "a", std::nullopt, "", "a string longer than twelve bytes"}, type)}),
+              (Ids{0, 1, 2, 0, 3, 4, 3, 2}))
+        << type->to_string();
+  }
+}
+
+TEST(Grouper, DictionariesGroupByValue) {
+  const Array dictionary = make_string_array({"x", "y", "x", std::nullopt});
+  const Array keys = make_dictionary_array(int32(), {0, 1, 2, std::nullopt, 3, 1}, dictionary);
+  // Indices 0 and 2 hold the same value; a null index and a null value are both null.
+  EXPECT_EQ(group({keys}, {make_string_array({"x", "y", std::nullopt})}), (Ids{0, 1, 0, 2, 2, 1}));
+}
+
+TEST(Grouper, SeveralColumns) {
+  const Array names = make_string_array({"a", "a", "b", std::nullopt, "a", std::nullopt});
+  const Array numbers = make_array<int64_t>({1, 2, 1, 1, 1, 1});
+  const Array flags = make_array<bool>({true, true, true, true, true, std::nullopt});
+  EXPECT_EQ(group({names, numbers, flags},
+                  {make_string_array({"a", "a", "b", std::nullopt, std::nullopt}),
+                   make_array<int64_t>({1, 2, 1, 1, 1}),
+                   make_array<bool>({true, true, true, true, std::nullopt})}),
+            (Ids{0, 1, 2, 3, 0, 4}));
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(group({make_array<double>({-0.0, 0.0, nan}), make_array<int8_t>({1, 1, 1})},
+                  {make_array<double>({0.0, nan}), make_array<int8_t>({1, 1})}),
+            (Ids{0, 0, 1}));
+}
+
+TEST(Grouper, NestedKeys) {
+  const Array lists = make_list_array<int32_t>({{{1, 2}}, std::nullopt, {{1, 2}}, {{2}}, {{}}});
+  EXPECT_EQ(group({lists}, {make_list_array<int32_t>({{{1, 2}}, std::nullopt, {{2}}, {{}}})}),
+            (Ids{0, 1, 0, 2, 3}));
+  const Array rows = make_struct_array(
+      {{"a", make_array<int32_t>({1, 1, 2})}, {"b", make_string_array({"x", "x", "x"})}});
+  const Array ints = make_array<int64_t>({1, 1, 1});
+  EXPECT_EQ(group({rows, ints}, {make_struct_array({{"a", make_array<int32_t>({1, 2})},
+                                                    {"b", make_string_array({"x", "x"})}}),
+                                 make_array<int64_t>({1, 1})}),
+            (Ids{0, 0, 1}));
+}
+
+TEST(Grouper, SlicesBatchesAndEmpty) {
+  const Array keys = make_array<int64_t>({9, 1, 2, std::nullopt, 1});
+  std::unique_ptr<Grouper> grouper = grouper_for({keys});
+  const Array first[] = {keys.slice(1, 2)};
+  const Array second[] = {keys.slice(2, 3)};
+  const Array empty[] = {keys.slice(0, 0)};
+  EXPECT_EQ(grouper->consume(first), (Ids{0, 1}));
+  EXPECT_EQ(grouper->consume(empty), Ids{});
+  EXPECT_EQ(grouper->consume(second), (Ids{1, 2, 0}));
+  EXPECT_TRUE(grouper->unique_keys()[0].equals(make_array<int64_t>({1, 2, std::nullopt})));
+
+  const Array strings = make_string_array({"zz", "a", std::nullopt, "a"});
+  std::unique_ptr<Grouper> string_grouper = grouper_for({strings});
+  const Array sliced[] = {strings.slice(1, 3)};
+  EXPECT_EQ(string_grouper->consume(sliced), (Ids{0, 1, 0}));
+
+  const Array lists = make_list_array<int32_t>({{{1}}, {{2}}, {{1}}});
+  std::unique_ptr<Grouper> list_grouper = grouper_for({lists, keys.slice(0, 3)});
+  const Array list_batch1[] = {lists.slice(0, 2), keys.slice(0, 2)};
+  const Array list_batch2[] = {lists.slice(2, 1), keys.slice(0, 1)};
+  EXPECT_EQ(list_grouper->consume(list_batch1), (Ids{0, 1}));
+  EXPECT_EQ(list_grouper->consume(list_batch2), (Ids{0}));
+  EXPECT_TRUE(list_grouper->unique_keys()[0].equals(make_list_array<int32_t>({{{1}}, {{2}}})));
+
+  std::unique_ptr<Grouper> unused = grouper_for({strings});
+  EXPECT_EQ(unused->num_groups(), 0u);
+  EXPECT_EQ(unused->unique_keys()[0].length(), 0);
+}
+
+TEST(Grouper, ManyGroupsGrowTheTable) {
+  Int64Builder builder;
+  StringBuilder strings;
+  for (int64_t i = 0; i < 100000; ++i) {
+    builder.append((i * 7919) % 30011);
+    strings.append(std::to_string((i * 7919) % 30011));
+  }
+  const Array keys[] = {builder.finish()};
+  const Array string_keys[] = {strings.finish()};
+  for (std::span<const Array> columns :
+       {std::span<const Array>(keys), std::span<const Array>(string_keys)}) {
+    std::unique_ptr<Grouper> grouper = Grouper::make(std::vector<TypePtr>{columns[0].type()});
+    const Ids ids = grouper->consume(columns);
+    EXPECT_EQ(grouper->num_groups(), 30011u);
+    EXPECT_EQ(ids[30011], ids[0]);
+    EXPECT_EQ(ids[1], 1u);
+    EXPECT_EQ(grouper->unique_keys()[0].length(), 30011);
+  }
+}
+
+TEST(Grouper, Errors) {
+  const Array ints = make_array<int64_t>({1});
+  std::unique_ptr<Grouper> grouper = grouper_for({ints});
+  const Array wrong_type[] = {make_array<int32_t>({1})};
+  EXPECT_THROW(grouper->consume(wrong_type), InvalidArgument);
+  const Array two[] = {ints, ints};
+  EXPECT_THROW(grouper->consume(two), InvalidArgument);
+  EXPECT_THROW(Grouper::make(std::vector<TypePtr>{}), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace bowstring::compute

@@ -1,0 +1,195 @@
+#include "bowstring/compute/regex.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bowstring/compute/errors.h"
+#include "bowstring/compute/function.h"
+#include "bowstring/testing/array_testing.h"
+#include "bowstring/testing/test_util.h"
+
+namespace bowstring::compute {
+namespace {
+
+using bowstring::testing::error_message;
+using bowstring::testing::make_array;
+using bowstring::testing::make_string_array;
+using bowstring::testing::make_string_list_array;
+using ::testing::HasSubstr;
+
+const std::nullopt_t kNull = std::nullopt;
+using Strings = std::vector<std::optional<std::string>>;
+
+Datum run(std::string_view name, std::vector<Datum> arguments) {
+  Datum result = call(name, arguments);
+  EXPECT_NO_THROW(result.array().validate_full());
+  return result;
+}
+
+Array strs(const Strings& values) { return make_string_array(values); }
+Datum str(std::string value) { return Datum::scalar(strs({std::move(value)})); }
+Datum int_scalar(int32_t value) { return Datum::scalar(make_array<int32_t>({value})); }
+Array bools(const std::vector<std::optional<bool>>& values) { return make_array<bool>(values); }
+Array string_lists(
+    const std::vector<std::optional<std::vector<std::optional<std::string>>>>& lists) {
+  return make_string_list_array(list(utf8()), lists);
+}
+
+void expect_array(const Datum& got, const Array& expected) {
+  ASSERT_TRUE(got.is_array()) << got.to_string();
+  EXPECT_TRUE(got.array().equals(expected))
+      << "got " << got.array().to_string() << "\nexpected " << expected.to_string();
+}
+
+TEST(JavaRegexTest, TranslatesWhatRe2SpellsDifferently) {
+  EXPECT_EQ(java_regex_to_re2("\\u00e9+", "rlike"), "\\x{00e9}+");
+  EXPECT_EQ(java_regex_to_re2("(?<year>\\d{4})", "rlike"), "(?P<year>\\d{4})");
+  EXPECT_EQ(java_regex_to_re2("\\p{Alpha}[\\p{Digit}_]\\P{Upper}", "rlike"),
+            "[[:alpha:]][[:digit:]_][[:^upper:]]");
+  EXPECT_EQ(java_regex_to_re2("\\p{IsLatin}\\p{L}", "rlike"), "\\p{Latin}\\p{L}");
+  EXPECT_EQ(java_regex_to_re2("a+?b*c{2}?\\Q(x)\\E", "rlike"), "a+?b*c{2}?\\Q(x)\\E");
+  EXPECT_EQ(java_regex_to_re2("[]a][^]b]", "rlike"), "[]a][^]b]");
+  EXPECT_EQ(java_regex_to_re2("a{2}?b}+", "rlike"), "a{2}?b}+");
+  EXPECT_EQ(java_regex_to_re2("\\v", "rlike"), "[\\n\\x{0B}\\f\\r\\x{85}\\x{2028}\\x{2029}]");
+  EXPECT_EQ(java_regex_to_re2("[\\h.]", "rlike"),
+            "[ \\t\\x{A0}\\x{1680}\\x{180E}\\x{2000}-\\x{200A}\\x{202F}\\x{205F}\\x{3000}.]");
+}
+
+TEST(JavaRegexTest, RejectsWhatRe2CannotDo) {
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"(a)\\1", "backreferences"},
+      {"(?<n>a)\\k<n>", "backreferences"},
+      {"a(?=b)", "lookahead"},
+      {"a(?!b)", "lookahead"},
+      {"(?<=a)b", "lookbehind"},
+      {"(?<!a)b", "lookbehind"},
+      {"(?>ab)", "atomic groups"},
+      {"a++", "possessive"},
+      {"a*+", "possessive"},
+      {"a?+", "possessive"},
+      {"[a-z&&[^b]]", "intersections"},
+      {"[a[b]]", "nested"},
+  };
+  for (const auto& [pattern, reason] : cases) {
+    const std::string message =
+        error_message<IllegalArgumentError>([&] { java_regex_to_re2(pattern, "rlike"); });
+    EXPECT_THAT(message, HasSubstr("[INVALID_PARAMETER_VALUE.PATTERN]")) << pattern;
+    EXPECT_THAT(message, HasSubstr("'" + pattern + "'")) << pattern;
+    EXPECT_THAT(message, HasSubstr(reason)) << pattern;
+  }
+}
+
+TEST(RlikeTest, PartialMatchWithConstantAndPerRowPatterns) {
+  const Array text = strs({"abc", "xyz", kNull, "", "日本"});
+  expect_array(run("rlike", {text, str("b|z")}), bools({true, true, kNull, false, false}));
+  expect_array(run("regexp", {text, str("^$")}), bools({false, false, kNull, true, false}));
+  expect_array(run("regexp_like", {text.slice(4), str("^.本$")}), bools({true}));
+  expect_array(run("rlike", {strs({"a\tb", "a\nb", "a\r\nb"}), str("a\\hb")}),
+               bools({true, false, false}));
+  expect_array(run("rlike", {strs({"a\tb", "a\nb", "a\r\nb"}), str("^a\\Rb$")}),
+               bools({false, true, true}));
+  expect_array(run("rlike", {text, strs({"^a", "^a", "x", "", "\\p{IsHan}"})}),
+               bools({true, false, kNull, true, true}));
+  EXPECT_THAT(error_message<IllegalArgumentError>([&] {
+                run("rlike", {text, str("[")});
+              }),
+              HasSubstr("The value of parameter(s) `regexp` in `rlike` is invalid: '['"));
+  EXPECT_THAT(error_message<IllegalArgumentError>([&] {
+                run("rlike", {text, strs({"a", "(", "", "", ""})});
+              }),
+              HasSubstr("'('"));
+}
+
+TEST(RegexpExtractTest, GroupsAndSparkCornerCases) {
+  const Array text = strs({"abc-123", "ac", kNull, "zzz"});
+  expect_array(run("regexp_extract", {text, str("([a-z]+)-(\\d+)")}), strs({"abc", "", kNull, ""}));
+  expect_array(run("regexp_extract", {text, str("([a-z]+)-(\\d+)"), int_scalar(2)}),
+               strs({"123", "", kNull, ""}));
+  expect_array(run("regexp_extract", {text, str("a(b)?c"), int_scalar(0)}),
+               strs({"abc", "ac", kNull, ""}));
+  // Checked against Spark 4: a group that took no part in the match gives ''.
+  expect_array(run("regexp_extract", {text.slice(1, 1), str("a(b)?c"), int_scalar(1)}), strs({""}));
+  expect_array(run("regexp_extract", {strs({"aaa"}), str("a*?"), int_scalar(0)}), strs({""}));
+  expect_array(run("regexp_extract", {strs({"ab"}), str("(?<x>a)b")}), strs({"a"}));
+  EXPECT_THAT(error_message<IllegalArgumentError>([&] {
+                run("regexp_extract", {text, str("(a)"), int_scalar(3)});
+              }),
+              HasSubstr("[INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX] The value of parameter(s) "
+                        "`idx` in `regexp_extract` is invalid: Expects group index between 0 and "
+                        "1, but got 3."));
+}
+
+TEST(RegexpReplaceTest, JavaReplacementSyntaxAndEmptyMatches) {
+  // Checked against Spark 4.
+  expect_array(run("regexp_replace", {strs({"abc", kNull}), str("x*"), str("-")}),
+               strs({"-a-b-c-", kNull}));
+  expect_array(run("regexp_replace", {strs({"abc"}), str("b*"), str("-")}), strs({"-a--c-"}));
+  expect_array(run("regexp_replace", {strs({"abc", "日本"}), str(""), str("-")}),
+               strs({"-a-b-c-", "-日-本-"}));
+  expect_array(run("regexp_replace", {strs({"abc"}), str("b"), str("x"), int_scalar(3)}),
+               strs({"abc"}));
+  expect_array(run("regexp_replace", {strs({"a1b22"}), str("(\\d+)"), str("<$1>")}),
+               strs({"a<1>b<22>"}));
+  expect_array(run("regexp_replace", {strs({"abc"}), str("(b)"), str("[$1]")}), strs({"a[b]c"}));
+  expect_array(run("regexp_replace", {strs({"aXbX"}), str("X"), str("\\$")}), strs({"a$b$"}));
+  expect_array(run("regexp_replace", {strs({"2024-01"}), str("(?<y>\\d+)-(\\d+)"), str("$2/${y}")}),
+               strs({"01/2024"}));
+  expect_array(run("regexp_replace", {strs({"日本日本"}), str("日"), str("x"), int_scalar(2)}),
+               strs({"日本x本"}));
+  expect_array(run("regexp_replace", {strs({"aaa"}), strs({"a"}), strs({"b"})}), strs({"bbb"}));
+  EXPECT_THAT(error_message<IllegalArgumentError>([&] {
+                run("regexp_replace", {strs({"a"}), str("a"), str("$2")});
+              }),
+              HasSubstr("no group 2"));
+}
+
+TEST(SplitTest, JavaSplitWithSparkLimitRules) {
+  // Checked against Spark 4.
+  expect_array(run("split", {strs({"a,b,,", "", ",a", kNull}), str(",")}),
+               string_lists({{{"a", "b", "", ""}}, {{""}}, {{"", "a"}}, kNull}));
+  expect_array(run("split", {strs({"abc", "日本"}), str("")}),
+               string_lists({{{"a", "b", "c"}}, {{"日", "本"}}}));
+  expect_array(run("split", {strs({"a,b,c"}), str(","), int_scalar(2)}),
+               string_lists({{{"a", "b,c"}}}));
+  expect_array(run("split", {strs({"a1b2"}), str("[0-9]"), int_scalar(0)}),
+               string_lists({{{"a", "b", ""}}}));
+  expect_array(run("split", {strs({"abc"}), str("x")}), string_lists({{{"abc"}}}));
+  expect_array(run("split", {strs({"a b  c"}), str(" ")}), string_lists({{{"a", "b", "", "c"}}}));
+  expect_array(run("split", {strs({"abc"}), str("b"), int_scalar(1)}), string_lists({{{"abc"}}}));
+  expect_array(run("split", {strs({"abc"}), str("x|"), int_scalar(-1)}),
+               string_lists({{{"a", "b", "c", ""}}}));
+}
+
+TEST(LikeTest, WildcardsEscapesAndShapes) {
+  const Array text = strs({"abc", "a_c", "", kNull, "日本語", "aXc"});
+  expect_array(run("like", {text, str("a%")}), bools({true, true, false, kNull, false, true}));
+  expect_array(run("like", {text, str("%c")}), bools({true, true, false, kNull, false, true}));
+  expect_array(run("like", {text, str("%本%")}), bools({false, false, false, kNull, true, false}));
+  expect_array(run("like", {text, str("a_c")}), bools({true, true, false, kNull, false, true}));
+  expect_array(run("like", {text, str("a\\_c")}), bools({false, true, false, kNull, false, false}));
+  expect_array(run("like", {text, str("_本_")}), bools({false, false, false, kNull, true, false}));
+  expect_array(run("like", {text, str("%")}), bools({true, true, true, kNull, true, true}));
+  expect_array(run("like", {text, str("")}), bools({false, false, true, kNull, false, false}));
+  expect_array(run("like", {text, str("a%b%c")}), bools({true, false, false, kNull, false, false}));
+  expect_array(run("like", {text, str("a/_c"), str("/")}),
+               bools({false, true, false, kNull, false, false}));
+  expect_array(run("ilike", {text, str("A%C")}), bools({true, true, false, kNull, false, true}));
+  expect_array(run("like", {strs({"ab", "ab"}), strs({"a%", "b%"})}), bools({true, false}));
+  // Checked against Spark 4.
+  EXPECT_THAT(error_message<AnalysisError>([&] {
+                run("like", {text, str("a\\bc")});
+              }),
+              HasSubstr("[INVALID_FORMAT.ESC_IN_THE_MIDDLE] The format is invalid: 'a\\bc'. The "
+                        "escape character is not allowed to precede 'b'."));
+  EXPECT_THAT(error_message<AnalysisError>([&] {
+                run("like", {text, str("ab\\")});
+              }),
+              HasSubstr("[INVALID_FORMAT.ESC_AT_THE_END]"));
+}
+
+}  // namespace
+}  // namespace bowstring::compute
