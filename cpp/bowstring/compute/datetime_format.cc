@@ -279,8 +279,6 @@ bool is_numeric_item(const DateTimePattern::Item& item) {
       return true;
     case 'M':
     case 'L':
-    case 'Q':
-    case 'q':
       return item.count <= 2;
     default:
       return false;
@@ -412,6 +410,7 @@ DateTimePattern::DateTimePattern(std::string_view pattern) : pattern_(pattern) {
         too_many(9);
         break;
       case 'a':
+      case 'F':
         too_many(1);
         break;
       case 'z':
@@ -454,6 +453,8 @@ DateTimePattern::DateTimePattern(std::string_view pattern) : pattern_(pattern) {
     }
     items_.push_back({c, count, {}});
     has_era_ = has_era_ || c == 'G';
+    // Spark formats with these letters but refuses to parse with them.
+    if (unparsable_letter_ == 0 && std::strchr("EFqQ", c) != nullptr) unparsable_letter_ = c;
     i = j;
   }
 }
@@ -529,6 +530,10 @@ void DateTimePattern::format(int64_t utc_micros, const TimeZone& zone, std::stri
         break;
       case 'D':
         append_number(out, day_of_year(days), n);
+        break;
+      case 'F':
+        // java.time's 'F' prints the aligned day of the week in the month.
+        append_number(out, (date.day - 1) % 7 + 1, n);
         break;
       case 'E': {
         const char* name = kDayNames[iso_day_of_week(days) - 1];
@@ -608,7 +613,16 @@ void DateTimePattern::format(int64_t utc_micros, const TimeZone& zone, std::stri
   }
 }
 
+void DateTimePattern::check_parsable() const {
+  if (unparsable_letter_ == 0) return;
+  const std::string why =
+      std::string("the pattern letter ") + unparsable_letter_ + " cannot be used for parsing";
+  if (unparsable_letter_ == 'E' || unparsable_letter_ == 'F') unrecognized_pattern(pattern_, why);
+  invalid_pattern(pattern_, why);
+}
+
 bool DateTimePattern::parse_fields(std::string_view text, Parsed& parsed) const {
+  check_parsable();
   size_t position = 0;
   return parse_items(0, items_.size(), text, position, parsed) && position == text.size();
 }
@@ -697,23 +711,11 @@ bool DateTimePattern::parse_items(size_t begin, size_t end, std::string_view tex
       }
       case 'M':
       case 'L':
-      case 'Q':
-      case 'q':
         if (n <= 2) {
           if (!read_number(static_cast<size_t>(n), n == 1 ? variable_width(2) : 2, &value)) {
             return false;
           }
-          if (item.letter == 'Q' || item.letter == 'q') {
-            if (value < 1 || value > 4) return false;
-          } else {
-            parsed.month = value;
-          }
-        } else if (item.letter == 'Q' || item.letter == 'q') {
-          if (n != 3 || position + 2 > text.size() || lower(text[position]) != 'q' ||
-              text[position + 1] < '1' || text[position + 1] > '4') {
-            return false;
-          }
-          position += 2;
+          parsed.month = value;
         } else {
           size_t matched = 0;
           for (int m = 0; m < 12 && matched == 0; ++m) {
@@ -725,16 +727,6 @@ bool DateTimePattern::parse_items(size_t begin, size_t end, std::string_view tex
           position += matched;
         }
         break;
-      case 'E': {
-        size_t matched = 0;
-        for (int d = 0; d < 7 && matched == 0; ++d) {
-          const std::string_view name(kDayNames[d]);
-          matched = match_name(text.substr(position), n <= 3 ? name.substr(0, 3) : name);
-        }
-        if (matched == 0) return false;
-        position += matched;
-        break;
-      }
       case 'a': {
         if (match_name(text.substr(position), "AM") != 0) {
           parsed.pm = 0;

@@ -123,6 +123,25 @@ TEST(DateTimePattern, ErrorConditionsOfRejectedPatterns) {
   EXPECT_EQ(condition_of("[yyyy"), "accepted");
 }
 
+// Spark formats with 'E', 'F', 'q' and 'Q' but refuses to parse with them.
+TEST(DateTimePattern, LettersForFormattingOnly) {
+  EXPECT_EQ(formatted("2020-07-31 00:00:00", "F E"), "3 Fri");
+  EXPECT_EQ(formatted("2020-07-07 00:00:00", "F"), "7");
+  EXPECT_EQ(formatted("2020-07-08 00:00:00", "F"), "1");
+  EXPECT_THROW(DateTimePattern("FF"), IllegalArgumentError);
+  auto parse_error = [](const char* text, const char* pattern) {
+    return testing::error_message<IllegalArgumentError>(
+        [&] { DateTimePattern(pattern).parse(text, TimeZone::utc()); });
+  };
+  const std::string day_name = parse_error("Wed 2020-07-01", "E yyyy-MM-dd");
+  EXPECT_NE(day_name.find("DATETIME_PATTERN_RECOGNITION"), std::string::npos) << day_name;
+  const std::string aligned = parse_error("1 2020-07-01", "F yyyy-MM-dd");
+  EXPECT_NE(aligned.find("DATETIME_PATTERN_RECOGNITION"), std::string::npos) << aligned;
+  const std::string quarter = parse_error("Q3 2020", "QQQ yyyy");
+  EXPECT_NE(quarter.find("INVALID_DATETIME_PATTERN.ILLEGAL_CHARACTER"), std::string::npos)
+      << quarter;
+}
+
 // date_format(make_timestamp(y, 3, 1, 0, 0, 0), 'yy yyy yyyy') in Spark 4.
 TEST(DateTimePattern, TwoDigitYearsOfNegativeYears) {
   EXPECT_EQ(formatted("-0005-03-01 00:00:00", "yy yyy yyyy"), "05 -005 -0005");

@@ -323,6 +323,14 @@ TEST(DateTimeFunctions, DayArithmeticOnTimestamps) {
                dates({-7489, 0}));
 }
 
+TEST(DateTimeFunctions, PatternsThatCannotParseFailOnlyOnValues) {
+  expect_array(run("to_date", {make_string_array({std::nullopt}), scalar_string("E yyyy-MM-dd")}),
+               dates({std::nullopt}));
+  EXPECT_THROW(
+      run("to_date", {make_string_array({"Wed 2020-07-01"}), scalar_string("E yyyy-MM-dd")}),
+      IllegalArgumentError);
+}
+
 TEST(DateTimeFunctions, AddMonthsCastsWiderMonthCounts) {
   const Array start = dates({day(2020, 1, 31)});
   expect_array(run("add_months", {start, make_array<int64_t>({3})}), dates({day(2020, 4, 30)}));
