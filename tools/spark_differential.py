@@ -89,6 +89,7 @@ import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructField;
 
 /** Evaluates planned expressions on every input row separately, keeping each row's value or
@@ -97,6 +98,7 @@ public final class RowEvaluator {
   private final InternalRow[] rows;
   private final List<StructField> fields = new ArrayList<>();
   private final List<Object[]> columns = new ArrayList<>();
+  private final List<String> typeNames = new ArrayList<>();
 
   public RowEvaluator(InternalRow[] rows) {
     this.rows = rows;
@@ -124,6 +126,8 @@ public final class RowEvaluator {
     scala.collection.immutable.Seq<Expression> expressions =
         (scala.collection.immutable.Seq<Expression>) projectList;
     DataType type = expressions.head().dataType();
+    // Strings travel as their bytes: Java strings would replace bytes that are not UTF-8.
+    boolean text = type instanceof StringType;
     Object[] values = new Object[rows.length];
     String[] errors = new String[rows.length];
     String failure = "";
@@ -133,9 +137,13 @@ public final class RowEvaluator {
       for (int i = 0; i < rows.length; ++i) {
         try {
           UnsafeRow result = projection.apply(rows[i]);
-          values[i] = result.isNullAt(0)
-              ? null
-              : CatalystTypeConverters.convertToScala(result.get(0, type), type);
+          if (result.isNullAt(0)) {
+            values[i] = null;
+          } else if (text) {
+            values[i] = result.getUTF8String(0).getBytes();
+          } else {
+            values[i] = CatalystTypeConverters.convertToScala(result.get(0, type), type);
+          }
         } catch (Throwable error) {
           errors[i] = describe(error);
         }
@@ -144,11 +152,17 @@ public final class RowEvaluator {
       failure = describe(error);
     }
     int index = columns.size() / 2;
-    fields.add(DataTypes.createStructField("v" + index, type, true));
+    fields.add(DataTypes.createStructField("v" + index, text ? DataTypes.BinaryType : type, true));
+    typeNames.add(type.simpleString());
     fields.add(DataTypes.createStructField("e" + index, DataTypes.StringType, true));
     columns.add(values);
     columns.add(errors);
     return failure;
+  }
+
+  /** Spark's result type of each added expression, one a line. */
+  public String typeNames() {
+    return String.join("\n", typeNames);
   }
 
   public Dataset<Row> result(SparkSession session) {
@@ -290,21 +304,25 @@ def spark_worker(job_dir: str, classes: str) -> None:
                 table = spark.sql(f"SELECT {case['sql']} AS r FROM t").toArrow()
                 aggregates[str(case["id"])] = {
                     "type": _spark_type_name(table.schema.field("r").type),
-                    "value": _plain(table.column("r").to_pylist()[0]),
+                    "value": _plain(_normalise(table.column("r").combine_chunks())[0]),
                 }
             except Exception as error:  # noqa: BLE001 - every Spark error is a result here
                 case_errors[str(case["id"])] = condition_of(error)
     spark.conf.set("spark.sql.session.timeZone", "UTC")
     results = DataFrame(evaluator.result(spark._jsparkSession), spark).toArrow()
+    type_names = str(evaluator.typeNames()).split("\n")
     renamed = {}
+    case_types: Dict[str, str] = {}
     for case_id, column in column_of_case.items():
         renamed[f"v{case_id}"] = results.column(f"v{column}")
         renamed[f"e{case_id}"] = results.column(f"e{column}")
+        case_types[case_id] = type_names[column]
     table = pa.table(renamed) if renamed else pa.table({"v": pa.nulls(inputs.num_rows)})
     with pa.OSFile(str(job / "results.arrow"), "wb") as sink:
         with pa.ipc.new_file(sink, table.schema) as writer:
             writer.write_table(table)
     (job / "case_errors.json").write_text(json.dumps(case_errors))
+    (job / "case_types.json").write_text(json.dumps(case_types))
     (job / "aggregates.json").write_text(json.dumps(aggregates))
     spark.stop()
 
@@ -708,6 +726,8 @@ def sql_for(function: str, args: Sequence[Arg], options: Dict[str, Any]) -> str:
         if len(parts) % 2 == 1:
             text += f" ELSE {parts[-1]}"
         return text + " END"
+    if function == "count_distinct":
+        return f"count(DISTINCT {', '.join(parts)})"
     if function == "isnull":
         return f"({parts[0]} IS NULL)"
     if function == "isnotnull":
@@ -763,18 +783,20 @@ FORMAT_PATTERNS = [
     "EEEE MMMM", "h:mm:ss a", "K k H", "D DDD", "Q QQQ QQQQ q", "yyyyy", "y yy yyy", "G GGGG",
     "z", "zzzz", "VV", "O OOOO", "x xx xxx", "XXX X", "MMMMM", "S SS", "SSSSSSSSS",
     "'at' HH 'o''clock'", "E", "u", "w", "Y", "L LLL", "e", "a", "B", "[yyyy]", "HH:mm:ss.SSSSSS",
+    "F", "yyyy[-MM]", "{yyyy}", "yyyyyyy", "QQQQQ",
 ]
 PARSE_PATTERNS = [
     "yyyy-MM-dd", "yyyy-MM-dd HH:mm:ss", "dd/MM/yyyy", "MM/dd/yy", "yyyyMMdd",
     "yyyy-MM-dd'T'HH:mm:ss", "yyyy-M-d", "d MMM yyyy", "yyyy-MM-dd HH:mm:ss.SSSSSS", "HH:mm",
-    "yyyy-MM-dd HH:mm:ss.SSS", "yyyy-MM-dd HH:mm:ssXXX",
+    "yyyy-MM-dd HH:mm:ss.SSS", "yyyy-MM-dd HH:mm:ssXXX", "yyyy-MM-dd[ HH:mm:ss]",
+    "EEE, d MMM yyyy",
 ]
 TRUNC_UNITS = ["YEAR", "yyyy", "YY", "QUARTER", "MONTH", "mm", "MON", "WEEK", "DAY", "DD",
                "HOUR", "MINUTE", "SECOND", "MILLISECOND", "MICROSECOND", "decade", ""]
 
 
 def build_catalogue(registry: List[Dict[str, Any]], zones: Sequence[str]) -> Catalogue:
-    names = [f["name"] for f in registry]
+    names = [f["name"] for f in registry] + [a for f in registry for a in f.get("aliases", [])]
     cat = Catalogue(names, zones)
     add = cat.add
 
@@ -970,6 +992,18 @@ def build_catalogue(registry: List[Dict[str, Any]], zones: Sequence[str]) -> Cat
         add(name, "str_a", lit(3), lit(""))
         add(name, "str_a", lit(6), lit("日"))
         add(name, "bin_a", lit(6), "bin_a")
+    for pattern in ["%A%", "h%", "%SS%", "_", "%ǅ%", "İ%"]:
+        add("ilike", "str_a", lit(pattern))
+    for name in ["left", "right"]:
+        add(name, "str_a", "pos_a")
+        add(name, "str_a", lit(3))
+        add(name, "str_a", lit(0))
+    add("repeat", "str_a", "pos_a")
+    add("repeat", "str_a", lit(3))
+    add("repeat", "snum_a", lit(0))
+    add("translate", "str_a", lit("abc"), lit("xy"))
+    add("translate", "str_a", lit("ßa"), lit("日"))
+    add("translate", "str_a", "str_b", lit("-"))
     add("instr", "str_a", "str_b")
     add("instr", "str_a", lit("a"))
     add("instr", "str_a", lit(""))
@@ -991,7 +1025,7 @@ def build_catalogue(registry: List[Dict[str, Any]], zones: Sequence[str]) -> Cat
     for name in ["count", "sum", "avg", "mean", "min", "max", "first", "last", "any_value",
                  "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop",
                  "count_distinct", "approx_count_distinct", "collect_list", "collect_set",
-                 "bool_and", "bool_or", "every", "some"]:
+                 "bool_and", "bool_or", "every", "some", "try_sum", "try_avg"]:
         for column in ["i32_a", "i64_a", "f64_a", "dec_a", "decw_a", "str_a", "bool_a",
                        "date_a", "small_a", "i8_a"]:
             add(name, column, aggregate=True)
@@ -1071,6 +1105,11 @@ def _normalise(array: Any) -> List[Any]:
         return array.cast(pa.timestamp("us", tz=t.tz)).cast(pa.int64()).to_pylist()
     if pa.types.is_date32(t):
         return array.cast(pa.int32()).to_pylist()
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        value_type = t.value_type
+        if pa.types.is_timestamp(value_type) or pa.types.is_date32(value_type):
+            plain = pa.int64() if pa.types.is_timestamp(value_type) else pa.int32()
+            return array.cast(pa.list_(plain)).to_pylist()
     if pa.types.is_dictionary(t):
         return _normalise(array.dictionary_decode())
     if pa.types.is_string(t) or pa.types.is_large_string(t):
@@ -1129,7 +1168,7 @@ class BowstringSide:
         try:
             array = self._call(case, None)
         except Exception as error:  # noqa: BLE001 - every error is a result to compare
-            if _is_analysis_error(error):
+            if case.aggregate or _is_analysis_error(error):
                 return _condition_of(error), "", []
         else:
             values = _normalise(array)
@@ -1192,7 +1231,7 @@ def _outcome_text(outcome: Outcome) -> str:
 
 
 def compare(cases: List[Case], inputs: Any, results: Any, case_errors: Dict[str, str],
-            aggregates: Dict[str, Any]) -> List[CaseReport]:
+            aggregates: Dict[str, Any], case_types: Dict[str, str]) -> List[CaseReport]:
     side = BowstringSide(inputs)
     normalised_inputs = {name: _normalise(inputs.column(name).combine_chunks())
                          for name in inputs.column_names}
@@ -1218,8 +1257,12 @@ def compare(cases: List[Case], inputs: Any, results: Any, case_errors: Dict[str,
                 continue
             if spark_analysis:
                 condition, _, message = spark_error.partition("\t")
-                report.problem = (f"Spark rejects the call ({condition}: {message[:200]}); "
-                                  f"Bowstring returns values of type {our_type}")
+                if case.aggregate:
+                    report.problem = (f"Spark raises {condition} ({message[:200]}); Bowstring "
+                                      f"returns {_outcome_text(ours[0])}")
+                else:
+                    report.problem = (f"Spark rejects the call ({condition}: {message[:200]}); "
+                                      f"Bowstring returns values of type {our_type}")
             else:
                 report.problem = (f"Bowstring rejects the call ({our_error[0]}: "
                                   f"{our_error[1][:200]}); Spark accepts it")
@@ -1237,8 +1280,14 @@ def compare(cases: List[Case], inputs: Any, results: Any, case_errors: Dict[str,
             if not _same_aggregate(spark_value, ours_value):
                 report.rows.append((-1, _show(spark_value), _outcome_text(ours[0])))
             continue
-        spark_type = _spark_type_name(results.schema.field(f"v{key}").type)
-        values = _normalise(results.column(f"v{key}").combine_chunks())
+        spark_type = case_types[key]
+        column = results.column(f"v{key}").combine_chunks()
+        if spark_type == "string":
+            # Spark's strings come as their bytes (see RowEvaluator).
+            values = [None if v is None else v.decode("utf-8", "surrogateescape")
+                      for v in column.to_pylist()]
+        else:
+            values = _normalise(column)
         errors = results.column(f"e{key}").to_pylist()
         if our_type and spark_type != our_type:
             report.problem = f"result type: Spark {spark_type}, ours {our_type}"
@@ -1384,12 +1433,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     java_home = os.environ.get("JAVA_HOME", "/usr/lib/jvm/java-17-openjdk-amd64")
     registry = compute.functions()
     cat = build_catalogue(registry, options.zones.split(","))
+    def names_of(function: Dict[str, Any]) -> set:
+        return {function["name"], *function.get("aliases", [])}
+
     known = {c.function for c in cat.cases}
     for function in registry:
-        if function["name"] not in known:
+        if not names_of(function) & known:
             signature_cases(cat, function)
     covered = {c.function for c in cat.cases}
-    uncovered = [f["name"] for f in registry if f["name"] not in covered]
+    uncovered = [f["name"] for f in registry if not names_of(f) & covered]
     if options.only:
         pattern = re.compile(options.only)
         cat.cases = [c for c in cat.cases if pattern.fullmatch(c.function)]
@@ -1420,12 +1472,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         results = pa.ipc.open_file(source).read_all()
     case_errors = json.loads((job_dir / "case_errors.json").read_text())
     aggregates = json.loads((job_dir / "aggregates.json").read_text())
+    case_types = json.loads((job_dir / "case_types.json").read_text())
     if results.column_names and "v0" in results.column_names:
         order = results.column("v0").to_pylist()
         if order != list(range(options.rows)):
             raise RuntimeError("Spark evaluated the rows out of order")
     print("comparing", file=sys.stderr)
-    reports = compare(cases[1:], inputs, results, case_errors, aggregates)
+    reports = compare(cases[1:], inputs, results, case_errors, aggregates, case_types)
     text, bad = render(reports, options.examples, cat.unregistered - covered, uncovered,
                        time.time() - started)
     print(text)
