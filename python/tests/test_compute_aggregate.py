@@ -108,6 +108,29 @@ def test_grouped_aggregates_match_duckdb(seed: int, key_count: int, keys: List[s
             assert close(mine, row[column]), (key, column, mine, row[column])
 
 
+def test_two_keys_with_nulls_and_many_groups_match_pyarrow() -> None:
+    # A string and an integer key, nulls in either, more than 2^16 combinations, over a slice.
+    rng = random.Random(11)
+    rows = 150_000
+
+    def maybe(value: Any) -> Any:
+        return None if rng.random() < 0.05 else value
+
+    names = pa.array([maybe(f"name{rng.randrange(400)}") for _ in range(rows)])
+    numbers = pa.array([maybe(rng.randrange(300)) for _ in range(rows)], pa.int64())
+    values = pa.array([rng.randrange(-50, 50) for _ in range(rows)], pa.int64())
+    names, numbers, values = names[7:], numbers[7:], values[7:]
+    result = pa.table(
+        compute.group_by([names, numbers], [("sum", [values])], names=["s", "k", "v"])
+    )
+    table = pa.table({"s": names, "k": numbers, "v": values})
+    expected = table.group_by(["s", "k"]).aggregate([("v", "sum")])
+    assert result.num_rows == expected.num_rows > 65536
+    ours = {(row["s"], row["k"]): row["v"] for row in result.to_pylist()}
+    theirs = {(row["s"], row["k"]): row["v_sum"] for row in expected.to_pylist()}
+    assert ours == theirs
+
+
 def test_groups_come_in_order_of_first_appearance() -> None:
     keys = pa.array(["b", None, "a", "b", None])
     result = pa.table(compute.group_by([keys], [("count", [])]))

@@ -274,3 +274,92 @@ def test_binary_and_nested() -> None:
     # In ANSI mode Spark has no cast from integers to binary.
     with pytest.raises(errors.AnalysisException):
         compute.call("cast", pa.array([1], pa.int32()), to="binary")
+
+
+@pytest.mark.parametrize("unsigned", [pa.uint8(), pa.uint16(), pa.uint32(), pa.uint64()])
+def test_unsigned_integers_convert_like_pyarrow(unsigned: pa.DataType) -> None:
+    rng = random.Random(9)
+    top = 2**unsigned.bit_width - 1
+    values = [None if rng.random() < 0.1 else rng.randint(0, top) for _ in range(3000)]
+    source = pa.array(values, unsigned).slice(2)
+    for target, name in [(pa.int64(), "bigint"), (pa.float64(), "double"), (pa.string(), "string")]:
+        if target == pa.int64() and unsigned == pa.uint64():
+            continue
+        # Unsafe only so that pyarrow rounds uint64 to the nearest double, as Spark would.
+        assert cast(source, name) == pc.cast(source, target, safe=False).to_pylist()
+    # Values beyond the target's range fail in ANSI mode and are null in try_cast.
+    fitting = [v if v is None or v < 2**15 else None for v in source.to_pylist()]
+    assert try_cast(source, "smallint") == fitting
+    if any(v is not None and v >= 2**15 for v in source.to_pylist()):
+        with pytest.raises(errors.ArithmeticException):
+            compute.call("cast", source, to="smallint")
+    assert cast(source, "decimal(21,1)") == [
+        None if v is None else decimal.Decimal(v).quantize(decimal.Decimal("0.1"))
+        for v in source.to_pylist()
+    ]
+
+
+def test_dictionary_arrays_cast_their_values() -> None:
+    rng = random.Random(10)
+    words = ["1", " 22 ", "-3", "x", None]
+    indices = [None if rng.random() < 0.1 else rng.randint(0, 4) for _ in range(2000)]
+    source = pa.DictionaryArray.from_arrays(pa.array(indices, pa.int32()), pa.array(words))
+    decoded = source.cast(pa.string())
+    assert try_cast(source, "int") == try_cast(decoded, "int")
+    assert cast(source.slice(5), "string") == decoded.slice(5).to_pylist()
+    with pytest.raises(errors.NumberFormatException) as raised:
+        compute.call("cast", source, to="int")
+    assert "The value 'x' of the type \"STRING\"" in str(raised.value)
+    # A dictionary value no row uses does not fail the cast.
+    unused_x = pa.DictionaryArray.from_arrays(pa.array([0, 2, None, 0], pa.int8()), pa.array(words))
+    assert cast(unused_x, "bigint") == [1, -3, None, 1]
+
+
+def test_decimal_layouts_agree_with_decimal128() -> None:
+    rng = random.Random(11)
+    for layout, precision in [(pa.decimal32, 9), (pa.decimal64, 18), (pa.decimal256, 38)]:
+        values = [
+            None
+            if rng.random() < 0.1
+            else decimal.Decimal(rng.randint(-(10**precision) + 1, 10**precision - 1)).scaleb(-3)
+            for _ in range(1000)
+        ]
+        wide = pa.array(values, pa.decimal128(precision, 3))
+        source = pa.array(values, layout(precision, 3))
+        for target in ["string", "double", f"decimal({precision},1)", "bigint"]:
+            assert try_cast(source, target) == try_cast(wide, target)
+        back = pa.array(compute.call("cast", wide, to=layout(precision, 3)))
+        assert back.type == layout(precision, 3)
+        assert back.to_pylist() == values
+    with pytest.raises(errors.AnalysisException) as raised:
+        compute.call("cast", pa.array([1], pa.decimal256(40, 0)), to="string")
+    assert "at most 38 digits" in str(raised.value)
+
+
+@pytest.mark.parametrize("unit", ["s", "ms", "ns"])
+def test_timestamp_units_become_microseconds(unit: str) -> None:
+    rng = random.Random(12)
+    per_second = {"s": 1, "ms": 1000, "ns": 10**9}[unit]
+    raw = [None if rng.random() < 0.1 else rng.randint(-(2**40), 2**40) * per_second // 1000
+           for _ in range(2000)]
+    source = pa.array(raw, pa.timestamp(unit, tz="UTC"))
+    # pyarrow truncates toward zero where Spark (and Python) floor: compare with floor division.
+    micros = [None if v is None else v * 10**6 // per_second for v in raw]
+    result = pa.array(compute.call("cast", source, to="timestamp"))
+    assert result.type == pa.timestamp("us", tz="UTC")
+    assert result.cast(pa.int64()).to_pylist() == micros
+    assert cast(source, "bigint") == [None if v is None else v // per_second for v in raw]
+    assert cast(source, "string") == cast(result, "string")
+    back = pa.array(compute.call("cast", result, to=pa.timestamp(unit, tz="UTC")))
+    floored = [None if v is None else v * per_second // 10**6 for v in micros]
+    assert back.cast(pa.int64()).to_pylist() == floored
+
+
+def test_date64_is_a_date() -> None:
+    rng = random.Random(13)
+    days = [None if rng.random() < 0.1 else rng.randint(-719162, 2932896) for _ in range(1000)]
+    source = pa.array(days, pa.date32()).cast(pa.date64())
+    assert cast(source, "date") == source.to_pylist()
+    assert cast(source, "string") == cast(pa.array(days, pa.date32()), "string")
+    back = pa.array(compute.call("cast", pa.array(days, pa.date32()), to=pa.date64()))
+    assert back.equals(source)

@@ -588,7 +588,11 @@ class UnaryArithmetic final : public ScalarFunction {
     return visit_numeric(*a.type(), [&](auto zero) -> Datum {
       using T = decltype(zero);
       auto element = [negate](T x, T* out) -> uint8_t {
-        if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, int128>) {
+        if constexpr (std::is_floating_point_v<T>) {
+          // abs(-0.0) is 0.0, as Java's Math.abs.
+          *out = negate ? -x : std::fabs(x);
+          return kNoFailure;
+        } else if constexpr (std::is_same_v<T, int128>) {
           *out = negate || x < 0 ? -x : x;
           return kNoFailure;
         } else {

@@ -21,6 +21,7 @@
 #include "bowstring/compute/function.h"
 #include "bowstring/compute/kernel_util.h"
 #include "bowstring/compute/registry_areas.h"
+#include "bowstring/compute/selection.h"
 #include "bowstring/compute/timezone.h"
 #include "bowstring/memory/buffer.h"
 #include "bowstring/memory/buffer_builder.h"
@@ -110,12 +111,69 @@ Family family_of(const DataType& type) {
   }
 }
 
+/// The Spark type whose values an Arrow layout Spark does not use holds: the value type of a
+/// dictionary, decimal128 for decimal32/64 and for decimal256 up to precision 38, microseconds
+/// for timestamps in other units, date32 for date64. Nullptr for every other type.
+TypePtr canonical_type(const DataType& type) {
+  switch (type.id()) {
+    case TypeId::kDictionary: {
+      const TypePtr& values = type_cast<DictionaryType>(type).value_type();
+      TypePtr canonical = canonical_type(*values);
+      return canonical != nullptr ? canonical : values;
+    }
+    case TypeId::kDecimal32:
+    case TypeId::kDecimal64:
+    case TypeId::kDecimal256: {
+      const auto& decimal = type_cast<DecimalType>(type);
+      if (decimal.precision() > DecimalType::max_precision(TypeId::kDecimal128)) {
+        return nullptr;
+      }
+      return decimal128(decimal.precision(), decimal.scale());
+    }
+    case TypeId::kTimestamp: {
+      const auto& timestamp = type_cast<TimestampType>(type);
+      if (timestamp.unit() == TimeUnit::kMicro) {
+        return nullptr;
+      }
+      return bowstring::timestamp(TimeUnit::kMicro, timestamp.timezone());
+    }
+    case TypeId::kDate64:
+      return date32();
+    default:
+      return nullptr;
+  }
+}
+
+/// Spark's DECIMAL holds at most 38 digits: a wider decimal256 is refused by name.
+void check_decimal_precision(const DataType& type) {
+  if (type.id() == TypeId::kDictionary) {
+    check_decimal_precision(*type_cast<DictionaryType>(type).value_type());
+    return;
+  }
+  if (type.id() != TypeId::kDecimal256) {
+    return;
+  }
+  const auto& decimal = type_cast<DecimalType>(type);
+  if (decimal.precision() > DecimalType::max_precision(TypeId::kDecimal128)) {
+    throw AnalysisError("UNSUPPORTED_DATATYPE",
+                        "Unsupported data type " + type.to_string() +
+                            " in CAST: Spark's DECIMAL holds at most 38 digits, this type has " +
+                            std::to_string(decimal.precision()) + ".");
+  }
+}
+
 bool is_numeric_family(Family family) {
   return family == Family::kInteger || family == Family::kFloating || family == Family::kDecimal;
 }
 
 /// Whether the target is one this cast produces (Spark's types as Arrow lays them out).
 bool is_supported_target(const DataType& type) {
+  if (type.id() == TypeId::kDictionary) {
+    return false;
+  }
+  if (const TypePtr canonical = canonical_type(type)) {
+    return is_supported_target(*canonical);
+  }
   switch (type.id()) {
     case TypeId::kUInt8:
     case TypeId::kUInt16:
@@ -664,6 +722,27 @@ std::string plain_digits(bool negative, std::string_view digits, int64_t exponen
   return text;
 }
 
+/// The common text of an integer: an optional sign and 1 to 18 ASCII digits, which cannot
+/// overflow an int64. False for any other text (spaces, a fraction, more digits), which the
+/// general parser then reads; a branch-free digit loop keeps the common case fast.
+inline bool parse_plain_integer(const char* p, const char* end, int64_t& out) {
+  const bool negative = p < end && *p == '-';
+  p += (p < end && (*p == '-' || *p == '+')) ? 1 : 0;
+  const int64_t count = end - p;
+  if (count < 1 || count > 18) {
+    return false;
+  }
+  uint64_t magnitude = 0;
+  bool all_digits = true;
+  for (; p < end; ++p) {
+    const auto digit = static_cast<unsigned>(static_cast<unsigned char>(*p) - '0');
+    all_digits &= digit < 10;
+    magnitude = magnitude * 10 + digit;
+  }
+  out = negative ? -static_cast<int64_t>(magnitude) : static_cast<int64_t>(magnitude);
+  return all_digits;
+}
+
 // --- casts to each family -------------------------------------------------------------------
 
 template <typename Out>
@@ -726,6 +805,10 @@ Array cast_to_integer(const CastState& state) {
             [&](int64_t i, Out& out) {
               const std::string_view text = strings.value(i);
               int64_t value = 0;
+              if (parse_plain_integer(text.data(), text.data() + text.size(), value)) [[likely]] {
+                out = static_cast<Out>(value);
+                return std::in_range<Out>(value);
+              }
               if (cast_text::parse_integer(text.data(), text.data() + text.size(),
                                            std::numeric_limits<Out>::min(),
                                            std::numeric_limits<Out>::max(), allow_fraction,
@@ -1424,6 +1507,187 @@ Array format_nested(const CastState& state) {
   return out.finish();
 }
 
+// --- layouts Spark does not use --------------------------------------------------------------
+
+[[noreturn]] void throw_layout_overflow(const std::string& value, const DataType& from,
+                                        const DataType& to) {
+  throw ArithmeticError("CAST_OVERFLOW", "The value " + value + " of the type " + from.to_string() +
+                                             " cannot be cast to " + to.to_string() +
+                                             " due to an overflow. Use `try_cast` to tolerate "
+                                             "overflow and return NULL instead.");
+}
+
+/// Value `i` of a decimal32/64/128/256 array (decimal256 up to precision 38, whose values fit
+/// in its low 128 bits, which come first).
+__int128 any_decimal_value(const ArrayData& data, int64_t i) {
+  const int width = data.type->bit_width() / 8;
+  const uint8_t* value = data.buffers[1]->data() + (data.offset + i) * width;
+  if (width == 4) {
+    int32_t narrow;
+    std::memcpy(&narrow, value, sizeof(narrow));
+    return narrow;
+  }
+  if (width == 8) {
+    int64_t narrow;
+    std::memcpy(&narrow, value, sizeof(narrow));
+    return narrow;
+  }
+  __int128 wide;
+  std::memcpy(&wide, value, sizeof(wide));
+  return wide;
+}
+
+/// Microseconds per unit of a timestamp (0 for nanoseconds, which are divided instead).
+int64_t micros_per_unit(TimeUnit unit) {
+  switch (unit) {
+    case TimeUnit::kSecond:
+      return kMicrosPerSecond;
+    case TimeUnit::kMilli:
+      return 1000;
+    case TimeUnit::kMicro:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+constexpr int64_t kMillisPerDay = 86400000;
+
+/// `input` (dictionary-decoded already) in the layout of `canonical`, its Spark type: values
+/// that do not fit (seconds beyond the range of microseconds) fail as the cast's mode says.
+Array to_canonical(const Array& input, const TypePtr& canonical, Mode mode, ExecContext& context) {
+  const ArrayData& data = *input.data();
+  const CastState state{data, canonical, mode, context, context.allocator};
+  const auto overflow = [&](int64_t i) {
+    throw_layout_overflow(std::to_string(data.values<int64_t>(1)[i]), *data.type, *canonical);
+  };
+  switch (data.type->id()) {
+    case TypeId::kDecimal32:
+    case TypeId::kDecimal64:
+    case TypeId::kDecimal256:
+      return map_values<__int128>(
+          state,
+          [&](int64_t i, __int128& out) {
+            out = any_decimal_value(data, i);
+            return true;
+          },
+          [](int64_t) {});
+    case TypeId::kDate64: {
+      const int64_t* millis = data.values<int64_t>(1);
+      return map_values<int32_t>(
+          state,
+          [&](int64_t i, int32_t& out) {
+            const int64_t days = floor_div(millis[i], kMillisPerDay);
+            out = static_cast<int32_t>(days);
+            return std::in_range<int32_t>(days);
+          },
+          overflow);
+    }
+    default: {
+      const int64_t* values = data.values<int64_t>(1);
+      const int64_t factor = micros_per_unit(type_cast<TimestampType>(*data.type).unit());
+      if (factor == 0) {
+        // Nanoseconds: floor, so that instants before 1970 keep their second.
+        return map_values<int64_t>(
+            state,
+            [&](int64_t i, int64_t& out) {
+              out = floor_div(values[i], 1000);
+              return true;
+            },
+            overflow);
+      }
+      return map_values<int64_t>(
+          state,
+          [&](int64_t i, int64_t& out) { return !__builtin_mul_overflow(values[i], factor, &out); },
+          overflow);
+    }
+  }
+}
+
+/// A decimal256 value: the 128-bit value sign-extended.
+struct Decimal256Value {
+  __int128 low;
+  __int128 high;
+};
+
+/// `value`, of the canonical type of `to`, in the layout of `to`.
+Array from_canonical(const Array& value, const TypePtr& to, Mode mode, ExecContext& context) {
+  const ArrayData& data = *value.data();
+  const CastState state{data, to, mode, context, context.allocator};
+  const auto never = [](int64_t) {};
+  switch (to->id()) {
+    case TypeId::kDecimal32:
+      return map_values<int32_t>(
+          state,
+          [&](int64_t i, int32_t& out) {
+            out = static_cast<int32_t>(decimal_value(data, i));
+            return true;
+          },
+          never);
+    case TypeId::kDecimal64:
+      return map_values<int64_t>(
+          state,
+          [&](int64_t i, int64_t& out) {
+            out = static_cast<int64_t>(decimal_value(data, i));
+            return true;
+          },
+          never);
+    case TypeId::kDecimal256:
+      return map_values<Decimal256Value>(
+          state,
+          [&](int64_t i, Decimal256Value& out) {
+            out.low = decimal_value(data, i);
+            out.high = out.low < 0 ? -1 : 0;
+            return true;
+          },
+          never);
+    case TypeId::kDate64: {
+      const int32_t* days = data.values<int32_t>(1);
+      return map_values<int64_t>(
+          state,
+          [&](int64_t i, int64_t& out) {
+            out = int64_t{days[i]} * kMillisPerDay;
+            return true;
+          },
+          never);
+    }
+    default: {
+      const int64_t* micros = data.values<int64_t>(1);
+      const int64_t divisor = micros_per_unit(type_cast<TimestampType>(*to).unit());
+      if (divisor == 0) {
+        return map_values<int64_t>(
+            state,
+            [&](int64_t i, int64_t& out) { return !__builtin_mul_overflow(micros[i], 1000, &out); },
+            [&](int64_t i) { throw_layout_overflow(std::to_string(micros[i]), *data.type, *to); });
+      }
+      return map_values<int64_t>(
+          state,
+          [&](int64_t i, int64_t& out) {
+            out = floor_div(micros[i], divisor);
+            return true;
+          },
+          never);
+    }
+  }
+}
+
+/// A dictionary-encoded array: its dictionary is cast once and taken by the indices. In ANSI
+/// mode only a value the rows use may fail, so when a dictionary value fails the rows are
+/// decoded and cast again, which raises the error of the first failing row.
+Array cast_dictionary(const Array& input, const TypePtr& to, Mode mode, ExecContext& context) {
+  const ArrayData& data = *input.data();
+  const Array dictionary(data.dictionary);
+  auto index_data = std::make_shared<ArrayData>(data);
+  index_data->type = type_cast<DictionaryType>(*data.type).index_type();
+  index_data->dictionary = nullptr;
+  const Array indices(std::move(index_data));
+  const Array values = cast_array(dictionary, to, mode == Mode::kAnsi ? Mode::kTry : mode, context);
+  if (mode == Mode::kAnsi && values.null_count() != dictionary.null_count()) {
+    return cast_array(take(dictionary, indices, context.allocator), to, mode, context);
+  }
+  return take(values, indices, context.allocator);
+}
+
 [[noreturn]] void throw_cannot_cast(const DataType& from, const DataType& to) {
   throw AnalysisError("DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION",
                       "Cannot resolve \"CAST\" due to data type mismatch: cannot cast " +
@@ -1435,8 +1699,19 @@ Array cast_array(const Array& input, const TypePtr& to, Mode mode, ExecContext& 
   if (from.equals(*to)) {
     return input;
   }
+  check_decimal_precision(from);
+  check_decimal_precision(*to);
   if (!can_cast(from, *to) || !is_supported_target(*to)) {
     throw_cannot_cast(from, *to);
+  }
+  if (from.id() == TypeId::kDictionary) {
+    return cast_dictionary(input, to, mode, context);
+  }
+  if (const TypePtr source = canonical_type(from)) {
+    return cast_array(to_canonical(input, source, mode, context), to, mode, context);
+  }
+  if (const TypePtr target = canonical_type(*to)) {
+    return from_canonical(cast_array(input, target, mode, context), to, mode, context);
   }
   const CastState state{*input.data(), to, mode, context, context.allocator};
   const Family from_family = family_of(from);
@@ -1506,6 +1781,8 @@ class CastFunction final : public ScalarFunction {
   Resolution resolve(std::span<const TypePtr> arguments,
                      const FunctionOptions& options) const override {
     TypePtr to = target(options);
+    check_decimal_precision(*arguments[0]);
+    check_decimal_precision(*to);
     if (!can_cast(*arguments[0], *to) || !is_supported_target(*to)) {
       throw_cannot_cast(*arguments[0], *to);
     }
@@ -1544,6 +1821,14 @@ class CastFunction final : public ScalarFunction {
 bool can_cast(const DataType& from, const DataType& to) {
   if (from.equals(to)) {
     return true;
+  }
+  if (const TypePtr source = canonical_type(from)) {
+    return can_cast(*source, to);
+  }
+  if (to.id() != TypeId::kDictionary) {
+    if (const TypePtr target = canonical_type(to)) {
+      return can_cast(from, *target);
+    }
   }
   const Family source = family_of(from);
   const Family target = family_of(to);

@@ -586,6 +586,146 @@ TEST(CastNested, StructsCastFieldsByPosition) {
 
 // --- what can be cast -----------------------------------------------------------------------
 
+// --- Arrow layouts Spark reads as its own types ---------------------------------------------
+
+TEST(CastUnsigned, ToIntegersCheckTheRange) {
+  expect_equal(run(make_array<uint8_t>({200, 7, std::nullopt}), int16()),
+               make_array<int16_t>({200, 7, std::nullopt}));
+  EXPECT_THROW(run(make_array<uint8_t>({200}), int8()), ArithmeticError);
+  expect_equal(run(make_array<uint8_t>({200, 7}), int8(), Mode::kTry),
+               make_array<int8_t>({std::nullopt, 7}));
+  expect_equal(run(make_array<uint16_t>({65535, 1}), int32()), make_array<int32_t>({65535, 1}));
+  expect_equal(run(make_array<uint32_t>({4294967295u, 0}), int64()),
+               make_array<int64_t>({4294967295LL, 0}));
+  EXPECT_THROW(run(make_array<uint32_t>({4294967295u}), int32()), ArithmeticError);
+  const uint64_t max = std::numeric_limits<uint64_t>::max();
+  EXPECT_THROW(run(make_array<uint64_t>({max}), int64()), ArithmeticError);
+  expect_equal(run(make_array<uint64_t>({max, 5, std::nullopt}), int64(), Mode::kTry),
+               make_array<int64_t>({std::nullopt, 5, std::nullopt}));
+  const Array sliced = make_array<uint16_t>({1, 2, std::nullopt, 4}).slice(1, 3);
+  expect_equal(run(sliced, int8()), make_array<int8_t>({2, std::nullopt, 4}));
+  expect_equal(run(make_array<uint32_t>({}), int8()), make_array<int8_t>({}));
+}
+
+TEST(CastUnsigned, ToFloatingDecimalBooleanAndString) {
+  const uint64_t max = std::numeric_limits<uint64_t>::max();
+  expect_equal(run(make_array<uint64_t>({max, 3, std::nullopt}), float64()),
+               make_array<double>({18446744073709551615.0, 3, std::nullopt}));
+  expect_equal(run(make_array<uint8_t>({255}), float32()), make_array<float>({255.0f}));
+  expect_equal(run(make_array<uint64_t>({max, std::nullopt}), decimal128(22, 2)),
+               make_decimal_array(decimal128(22, 2), {"18446744073709551615.00", std::nullopt}));
+  EXPECT_THROW(run(make_array<uint32_t>({100000}), decimal128(5, 1)), ArithmeticError);
+  expect_equal(run(make_array<uint16_t>({0, 2, std::nullopt}), boolean()),
+               make_array<bool>({false, true, std::nullopt}));
+  expect_equal(run(make_array<uint64_t>({max, 0, std::nullopt}), utf8()),
+               make_string_array({"18446744073709551615", "0", std::nullopt}));
+  expect_equal(run(make_array<uint8_t>({255}), utf8()), make_string_array({"255"}));
+}
+
+TEST(CastDictionary, CastsTheDictionaryOnceAndTakesTheRows) {
+  const Array dictionary = make_string_array({"1", "x", " 3 ", std::nullopt});
+  const Array input =
+      testing::make_dictionary_array(int32(), {0, 2, std::nullopt, 0, 3}, dictionary);
+  expect_equal(run(input, int32()), make_array<int32_t>({1, 3, std::nullopt, 1, std::nullopt}));
+  expect_equal(run(input.slice(1, 3), int64()), make_array<int64_t>({3, std::nullopt, 1}));
+  // A value no row uses does not fail; one a row uses does, naming the value.
+  const Array uses_x = testing::make_dictionary_array(int8(), {0, 1}, dictionary);
+  EXPECT_EQ(ansi_error<NumberFormatError>(uses_x, int32()), cast_invalid("'x'", "STRING", "INT"));
+  expect_equal(run(uses_x, int32(), Mode::kTry), make_array<int32_t>({1, std::nullopt}));
+  expect_equal(run(uses_x, int32(), Mode::kLegacy), make_array<int32_t>({1, std::nullopt}));
+  expect_equal(run(uses_x, utf8()), make_string_array({"1", "x"}));
+  const Array numbers = testing::make_dictionary_array(uint16(), {1, 1, std::nullopt, 0},
+                                                       make_array<int64_t>({300, 5}));
+  expect_equal(run(numbers, utf8()), make_string_array({"5", "5", std::nullopt, "300"}));
+  EXPECT_THROW(run(numbers, int8()), ArithmeticError);
+  expect_equal(run(numbers.slice(0, 3), int8()), make_array<int8_t>({5, 5, std::nullopt}));
+  expect_equal(run(testing::make_dictionary_array(int32(), {}, dictionary), int32()),
+               make_array<int32_t>({}));
+  EXPECT_FALSE(can_cast(*int32(), *bowstring::dictionary(int32(), utf8())));
+}
+
+TEST(CastDecimal, NarrowAndWideLayouts) {
+  const Array small = make_decimal_array(decimal32(5, 2), {"123.45", "-1.50", std::nullopt});
+  expect_equal(run(small, int32()), make_array<int32_t>({123, -1, std::nullopt}));
+  expect_equal(run(small, utf8()), make_string_array({"123.45", "-1.50", std::nullopt}));
+  expect_equal(run(small.slice(1, 2), float64()), make_array<double>({-1.5, std::nullopt}));
+  const Array medium = make_decimal_array(decimal64(18, 3), {"123456789012345.678", "-0.005"});
+  expect_equal(run(medium, decimal128(20, 2)),
+               make_decimal_array(decimal128(20, 2), {"123456789012345.68", "-0.01"}));
+  expect_equal(run(medium, decimal256(38, 3)),
+               make_decimal_array(decimal256(38, 3), {"123456789012345.678", "-0.005"}));
+  expect_equal(run(make_string_array({"12.34", "-5", std::nullopt}), decimal32(4, 1)),
+               make_decimal_array(decimal32(4, 1), {"12.3", "-5.0", std::nullopt}));
+  expect_equal(run(make_array<int64_t>({-7, 123456789012}), decimal64(18, 2)),
+               make_decimal_array(decimal64(18, 2), {"-7.00", "123456789012.00"}));
+  EXPECT_THROW(run(make_array<int32_t>({100000}), decimal32(5, 1)), ArithmeticError);
+  const Array wide = make_decimal_array(decimal256(30, 2), {"-12345678901234567890.12", "0.5"});
+  expect_equal(run(wide, decimal128(30, 1)),
+               make_decimal_array(decimal128(30, 1), {"-12345678901234567890.1", "0.5"}));
+  expect_equal(run(wide, int64(), Mode::kTry), make_array<int64_t>({std::nullopt, 0}));
+  expect_equal(run(wide, utf8()), make_string_array({"-12345678901234567890.12", "0.50"}));
+}
+
+TEST(CastDecimal, Decimal256BeyondSparkPrecisionIsRefused) {
+  const Array too_wide = make_decimal_array(decimal256(40, 2), {"1.00"});
+  const std::string message = error_message<AnalysisError>([&] { run(too_wide, utf8()); });
+  EXPECT_NE(message.find("[UNSUPPORTED_DATATYPE]"), std::string::npos) << message;
+  EXPECT_NE(message.find(decimal256(40, 2)->to_string()), std::string::npos) << message;
+  EXPECT_NE(message.find("at most 38 digits"), std::string::npos) << message;
+  EXPECT_THROW(run(make_array<int32_t>({1}), decimal256(39, 0)), AnalysisError);
+  EXPECT_TRUE(can_cast(*decimal256(38, 2), *int32()));
+  EXPECT_FALSE(can_cast(*decimal256(39, 2), *int32()));
+}
+
+TEST(CastTimestamp, OtherUnitsBecomeMicroseconds) {
+  const TypePtr ts = timestamp(TimeUnit::kMicro, "UTC");
+  // Nanoseconds are floored: -1500 ns is 2 microseconds before the epoch.
+  const Array nanos = make_array<int64_t>(timestamp(TimeUnit::kNano, "UTC"),
+                                          {1500, -1500, std::nullopt, -1000, 999});
+  expect_equal(run(nanos, ts), make_array<int64_t>(ts, {1, -2, std::nullopt, -1, 0}));
+  expect_equal(run(nanos.slice(1, 2), ts), make_array<int64_t>(ts, {-2, std::nullopt}));
+  expect_equal(run(make_array<int64_t>(timestamp(TimeUnit::kNano, "UTC"), {-1}), int64()),
+               make_array<int64_t>({-1}));
+  const Array seconds = make_array<int64_t>(timestamp(TimeUnit::kSecond), {3, -3, std::nullopt});
+  expect_equal(run(seconds, timestamp(TimeUnit::kMicro)),
+               make_array<int64_t>(timestamp(TimeUnit::kMicro), {3000000, -3000000, std::nullopt}));
+  const Array millis = make_array<int64_t>(timestamp(TimeUnit::kMilli, "UTC"), {1500, -1});
+  expect_equal(run_in_zone(millis, utf8(), "UTC"),
+               make_string_array({"1970-01-01 00:00:01.5", "1969-12-31 23:59:59.999"}));
+  expect_equal(run_in_zone(millis, date32(), "UTC"), make_array<int32_t>(date32(), {0, -1}));
+  const Array huge = make_array<int64_t>(timestamp(TimeUnit::kSecond, "UTC"),
+                                         {std::numeric_limits<int64_t>::max(), 1});
+  EXPECT_THROW(run(huge, ts), ArithmeticError);
+  expect_equal(run(huge, ts, Mode::kTry), make_array<int64_t>(ts, {std::nullopt, 1000000}));
+}
+
+TEST(CastTimestamp, ToOtherUnits) {
+  const TypePtr nanos = timestamp(TimeUnit::kNano, "UTC");
+  expect_equal(
+      run_in_zone(make_string_array({"1970-01-01 00:00:01.5", std::nullopt}), nanos, "UTC"),
+      make_array<int64_t>(nanos, {1500000000, std::nullopt}));
+  const TypePtr ts = timestamp(TimeUnit::kMicro, "UTC");
+  expect_equal(run(make_array<int64_t>(ts, {-1, 2500000}), timestamp(TimeUnit::kSecond, "UTC")),
+               make_array<int64_t>(timestamp(TimeUnit::kSecond, "UTC"), {-1, 2}));
+  expect_equal(run(make_array<int64_t>(ts, {-1, 2500}), timestamp(TimeUnit::kMilli, "UTC")),
+               make_array<int64_t>(timestamp(TimeUnit::kMilli, "UTC"), {-1, 2}));
+  EXPECT_THROW(run(make_array<int64_t>(ts, {std::numeric_limits<int64_t>::max()}), nanos),
+               ArithmeticError);
+}
+
+TEST(CastDatetime, Date64IsDaysOfMilliseconds) {
+  const Array dates =
+      make_array<int64_t>(date64(), {3 * 86400000LL, -1, std::nullopt, 86400000LL - 1});
+  expect_equal(run(dates, date32()), make_array<int32_t>(date32(), {3, -1, std::nullopt, 0}));
+  expect_equal(run(dates.slice(1, 2), utf8()), make_string_array({"1969-12-31", std::nullopt}));
+  expect_equal(run(make_array<int32_t>(date32(), {2, std::nullopt}), date64()),
+               make_array<int64_t>(date64(), {2 * 86400000LL, std::nullopt}));
+  expect_equal(run(make_string_array({"2020-01-05"}), date64()),
+               make_array<int64_t>(date64(), {kJan5 / 1000}));
+  EXPECT_THROW(run(make_array<int64_t>(date64(), {std::numeric_limits<int64_t>::max()}), date32()),
+               ArithmeticError);
+}
+
 TEST(CanCast, FollowsSparkAnsiRules) {
   EXPECT_TRUE(can_cast(*int32(), *int8()));
   EXPECT_TRUE(can_cast(*utf8(), *decimal128(10, 2)));

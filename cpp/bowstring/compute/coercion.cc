@@ -328,18 +328,51 @@ std::optional<TypePtr> wider_common_type(std::span<const TypePtr> types) {
   return result;
 }
 
-TypePtr wider_type(std::span<const TypePtr> types, std::string_view function) {
-  if (std::optional<TypePtr> wider = wider_common_type(types)) {
+std::optional<TypePtr> wider_type_without_string_promotion(const TypePtr& a, const TypePtr& b) {
+  const SparkType ta = spark_type_of(*a);
+  const SparkType tb = spark_type_of(*b);
+  if ((ta == SparkType::kString) != (tb == SparkType::kString) && ta != SparkType::kNull &&
+      tb != SparkType::kNull) {
+    return std::nullopt;
+  }
+  if (is_list(*a) && is_list(*b)) {
+    return common_list_type(a, b, wider_type_without_string_promotion);
+  }
+  return wider_type_for_two(a, b);
+}
+
+TypePtr wider_type(std::span<const TypePtr> types, std::string_view function,
+                   StringPromotion promotion) {
+  std::optional<TypePtr> wider;
+  if (promotion == StringPromotion::kYes) {
+    wider = wider_common_type(types);
+  } else {
+    wider = null();
+    for (const TypePtr& type : types) {
+      wider = wider_type_without_string_promotion(*wider, type);
+      if (!wider) {
+        break;
+      }
+    }
+  }
+  if (wider) {
     return std::move(*wider);
   }
+  // Spark lists the types as ("INT" or "BINARY") for coalesce and ["INT", "STRING"] for
+  // greatest and least.
+  const bool bracketed = promotion == StringPromotion::kNo;
   std::string listed;
   for (const TypePtr& type : types) {
-    listed.append(listed.empty() ? "\"" : ", \"").append(spark_type_name(*type)).append("\"");
+    if (!listed.empty()) {
+      listed.append(bracketed ? ", " : " or ");
+    }
+    listed.append("\"").append(spark_type_name(*type)).append("\"");
   }
+  listed = bracketed ? "[" + listed + "]" : "(" + listed + ")";
   throw AnalysisError("DATATYPE_MISMATCH",
                       "Cannot resolve \"" + std::string(function) +
                           "\" due to data type mismatch: Input to `" + std::string(function) +
-                          "` should all be the same type, but it's [" + listed + "].");
+                          "` should all be the same type, but it's " + listed + ".");
 }
 
 std::optional<TypePtr> comparison_type(const TypePtr& a, const TypePtr& b) {

@@ -89,10 +89,19 @@ std::optional<TypePtr> wider_type_for_two(const TypePtr& a, const TypePtr& b);
 /// nullopt. NULL when `types` is empty or all NULL.
 std::optional<TypePtr> wider_common_type(std::span<const TypePtr> types);
 
-/// The common type of the arguments of `function` (coalesce, greatest, least, in, case, if,
-/// nvl...): `wider_common_type`, or `AnalysisError` DATATYPE_MISMATCH naming the function and
-/// the Spark types when there is none.
-TypePtr wider_type(std::span<const TypePtr> types, std::string_view function);
+/// `findWiderTypeWithoutStringPromotion`: as `wider_type_for_two` without the STRING rule
+/// (Spark's greatest and least do not convert strings).
+std::optional<TypePtr> wider_type_without_string_promotion(const TypePtr& a, const TypePtr& b);
+
+/// Whether STRING arguments convert to the other arguments' type when looking for a common one.
+enum class StringPromotion : uint8_t { kYes, kNo };
+
+/// The common type of the arguments of `function` (coalesce, nvl, in, case, if with
+/// StringPromotion::kYes; greatest and least with kNo): `wider_common_type` (or the same fold of
+/// `wider_type_without_string_promotion`), or `AnalysisError` DATATYPE_MISMATCH naming the
+/// function and the Spark types when there is none.
+TypePtr wider_type(std::span<const TypePtr> types, std::string_view function,
+                   StringPromotion promotion = StringPromotion::kYes);
 
 /// The type both sides of a binary comparison (= <=> < <= > >=) are cast to, or nullopt when
 /// Spark rejects the comparison. Follows `AnsiTypeCoercion.ImplicitTypeCoercion` (which uses

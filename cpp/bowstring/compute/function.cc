@@ -119,8 +119,9 @@ std::vector<const Function*> FunctionRegistry::functions() const {
   for (const auto& function : functions_) {
     all.push_back(function.get());
   }
-  std::sort(all.begin(), all.end(),
-            [](const Function* a, const Function* b) { return a->name() < b->name(); });
+  std::sort(all.begin(), all.end(), [](const Function* a, const Function* b) {
+    return lower_case(a->name()) < lower_case(b->name());
+  });
   return all;
 }
 

@@ -150,7 +150,7 @@ class FunctionRegistry {
   const Function& get(std::string_view name) const;
   /// Every name, aliases included, sorted.
   std::vector<std::string> names() const;
-  /// Every function once, sorted by name.
+  /// Every function once, sorted by name (compared in lower case).
   std::vector<const Function*> functions() const;
   /// The names `function` is known under (its own first).
   std::vector<std::string> names_of(const Function& function) const;

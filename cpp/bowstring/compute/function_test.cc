@@ -269,6 +269,28 @@ TEST(KernelUtilTest, ForEachSetBitVisitsValidRowsInOrder) {
   EXPECT_EQ(visited, (std::vector<int64_t>{1}));
 }
 
+TEST(KernelUtilTest, ForEachSetBitReadsWholeWordsAndPartialOnes) {
+  std::vector<std::optional<int64_t>> values;
+  std::vector<int64_t> expected;
+  for (int64_t i = 0; i < 300; ++i) {
+    const bool valid = i % 3 == 0 || i % 7 == 0;
+    values.push_back(valid ? std::optional<int64_t>(i) : std::nullopt);
+  }
+  for (const int64_t offset : {0, 8, 5}) {
+    const Array sliced = make_array<int64_t>(values).slice(offset);
+    expected.clear();
+    for (int64_t i = 0; i < sliced.length(); ++i) {
+      if (sliced.is_valid(i)) {
+        expected.push_back(i);
+      }
+    }
+    std::vector<int64_t> visited;
+    for_each_set_bit(sliced.data()->buffers[0]->data(), sliced.offset(), sliced.length(),
+                     [&](int64_t i) { visited.push_back(i); });
+    EXPECT_EQ(visited, expected) << "offset " << offset;
+  }
+}
+
 TEST(SuggestTest, ClosestNamesByEditDistance) {
   EXPECT_EQ(edit_distance("kitten", "sitting"), 3u);
   EXPECT_EQ(edit_distance("Name", "name"), 0u);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <numeric>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -12,6 +13,7 @@
 #include "bowstring/array/concatenate.h"
 #include "bowstring/compute/hash.h"
 #include "bowstring/compute/kernel_util.h"
+#include "bowstring/compute/selection.h"
 #include "bowstring/util/error.h"
 
 namespace bowstring::compute {
@@ -123,6 +125,14 @@ class IntegerGrouper final : public Grouper {
 
   uint32_t num_groups() const override { return static_cast<uint32_t>(group_keys_.size()); }
 
+  /// Groups `length` keys given as 64-bit values, none null.
+  void consume_keys(const uint64_t* keys, int64_t length, uint32_t* group_ids) {
+    consume_values(nullptr, 0, length, group_ids, [keys](int64_t i) { return keys[i]; });
+  }
+
+  /// The key of each group, in group id order.
+  const std::vector<uint64_t>& group_keys() const { return group_keys_; }
+
   std::vector<Array> unique_keys() const override {
     const TypePtr& type = key_types_[0];
     const auto length = static_cast<int64_t>(group_keys_.size());
@@ -205,11 +215,16 @@ class IntegerGrouper final : public Grouper {
 
   template <typename Load>
   void consume_values(const ArrayData& data, uint32_t* group_ids, Load load) {
+    consume_values(data.buffers[0] != nullptr ? data.buffers[0]->data() : nullptr, data.offset,
+                   data.length, group_ids, load);
+  }
+
+  template <typename Load>
+  void consume_values(const uint8_t* validity, int64_t offset, int64_t length, uint32_t* group_ids,
+                      Load load) {
     // Rows this far ahead have their slot prefetched once the table outgrows the caches.
     constexpr int64_t kAhead = 16;
     constexpr size_t kPrefetchFrom = size_t{1} << 16;
-    const uint8_t* validity = data.buffers[0] != nullptr ? data.buffers[0]->data() : nullptr;
-    const int64_t length = data.length;
     Slot* slots = slots_.data();
     size_t mask = mask_;
     bool prefetch = slots_.size() >= kPrefetchFrom;
@@ -217,7 +232,7 @@ class IntegerGrouper final : public Grouper {
       if (prefetch && i + kAhead < length) {
         __builtin_prefetch(slots + slot_of(load(i + kAhead)));
       }
-      if (validity != nullptr && !bit_util::get_bit(validity, data.offset + i)) {
+      if (validity != nullptr && !bit_util::get_bit(validity, offset + i)) {
         group_ids[i] = null_group();
         continue;
       }
@@ -257,7 +272,32 @@ class IntegerGrouper final : public Grouper {
 // --- Keys as byte strings ------------------------------------------------------------------
 
 /// Whether `length` bytes at `a` and `b` are equal; inline word compares, as keys are short.
+/// Up to 16 bytes take two (possibly overlapping) loads from each side.
 inline bool bytes_equal(const char* a, const char* b, int64_t length) {
+  if (length <= 16) {
+    if (length >= 8) {
+      uint64_t a_first;
+      uint64_t a_last;
+      uint64_t b_first;
+      uint64_t b_last;
+      std::memcpy(&a_first, a, 8);
+      std::memcpy(&b_first, b, 8);
+      std::memcpy(&a_last, a + length - 8, 8);
+      std::memcpy(&b_last, b + length - 8, 8);
+      return ((a_first ^ b_first) | (a_last ^ b_last)) == 0;
+    }
+    if (length >= 4) {
+      uint32_t a_first;
+      uint32_t a_last;
+      uint32_t b_first;
+      uint32_t b_last;
+      std::memcpy(&a_first, a, 4);
+      std::memcpy(&b_first, b, 4);
+      std::memcpy(&a_last, a + length - 4, 4);
+      std::memcpy(&b_last, b + length - 4, 4);
+      return ((a_first ^ b_first) | (a_last ^ b_last)) == 0;
+    }
+  }
   int64_t i = 0;
   for (; i + 8 <= length; i += 8) {
     uint64_t x;
@@ -285,6 +325,13 @@ class ByteKeyTable {
   std::string_view key(uint32_t group) const {
     return {bytes_.data() + offsets_[group],
             static_cast<size_t>(offsets_[group + 1] - offsets_[group])};
+  }
+
+  /// Adds an entry that no key finds (an empty key outside the slots), returning its number:
+  /// the null group, so that entry numbers and group ids stay the same.
+  uint32_t add_unfindable() {
+    unfindable_ = insert(nullptr, 0, 0);
+    return unfindable_;
   }
 
   /// Starts loading the slot where a key of hash `hash` is looked for first.
@@ -326,7 +373,9 @@ class ByteKeyTable {
     if (group_hashes_.size() >= kNoGroup - 1) {
       throw_too_many_groups();
     }
-    bytes_.append(key, static_cast<size_t>(length));
+    if (length > 0) {
+      bytes_.append(key, static_cast<size_t>(length));
+    }
     offsets_.push_back(static_cast<int64_t>(bytes_.size()));
     group_hashes_.push_back(hash);
     return static_cast<uint32_t>(group_hashes_.size() - 1);
@@ -336,6 +385,9 @@ class ByteKeyTable {
     std::vector<Slot> slots(capacity, Slot{0, 0});
     mask_ = capacity - 1;
     for (size_t g = 0; g < group_hashes_.size(); ++g) {
+      if (g == unfindable_) {
+        continue;
+      }
       size_t slot = group_hashes_[g] & mask_;
       while (slots[slot].group_plus_one != 0) {
         slot = (slot + 1) & mask_;
@@ -351,6 +403,7 @@ class ByteKeyTable {
   std::vector<uint64_t> group_hashes_;
   std::vector<int64_t> offsets_{0};
   std::string bytes_;
+  uint32_t unfindable_ = kNoGroup;
 };
 
 /// Output type of a key column: dictionaries come out as their values.
@@ -382,17 +435,17 @@ class BinaryGrouper final : public Grouper {
     consume_values(data, group_ids, [&](int64_t i) { return binary_value(data, i); });
   }
 
-  uint32_t num_groups() const override { return static_cast<uint32_t>(group_to_entry_.size()); }
+  uint32_t num_groups() const override { return table_.size(); }
 
   std::vector<Array> unique_keys() const override {
     std::unique_ptr<ArrayBuilder> builder = make_builder(key_types_[0], allocator_);
     ScalarAppender appender(*builder, "grouper");
-    builder->reserve(static_cast<int64_t>(group_to_entry_.size()));
-    for (const uint32_t entry : group_to_entry_) {
-      if (entry == kNoGroup) {
+    builder->reserve(table_.size());
+    for (uint32_t group = 0; group < table_.size(); ++group) {
+      if (group == null_group_) {
         builder->append_null();
       } else {
-        appender.append(table_.key(entry));
+        appender.append(table_.key(group));
       }
     }
     return {builder->finish()};
@@ -423,31 +476,20 @@ class BinaryGrouper final : public Grouper {
           continue;
         }
         const std::string_view key = get(i);
-        group_ids[i] = group_of(key.data(), static_cast<int64_t>(key.size()), hashes[j]);
+        group_ids[i] =
+            table_.find_or_insert(key.data(), static_cast<int64_t>(key.size()), hashes[j]);
       }
     }
   }
 
-  uint32_t group_of(const char* key, int64_t length, uint64_t hash) {
-    const uint32_t entry = table_.find_or_insert(key, length, hash);
-    if (entry == table_to_group_.size()) {
-      table_to_group_.push_back(static_cast<uint32_t>(group_to_entry_.size()));
-      group_to_entry_.push_back(entry);
-    }
-    return table_to_group_[entry];
-  }
-
   uint32_t null_group() {
     if (null_group_ == kNoGroup) {
-      null_group_ = static_cast<uint32_t>(group_to_entry_.size());
-      group_to_entry_.push_back(kNoGroup);
+      null_group_ = table_.add_unfindable();
     }
     return null_group_;
   }
 
   ByteKeyTable table_;
-  std::vector<uint32_t> table_to_group_;
-  std::vector<uint32_t> group_to_entry_;  // kNoGroup for the null group
   uint32_t null_group_ = kNoGroup;
 };
 
@@ -839,6 +881,70 @@ class RowGrouper final : public Grouper {
   std::vector<std::pair<int64_t, int64_t>> first_rows_;
 };
 
+// --- Several key columns ---------------------------------------------------------------------
+
+/// Several key columns: each column is grouped on its own to dense ids, then the pairs (group
+/// of the columns so far, group of the next column) are grouped as one 64-bit integer, column
+/// after column. Each step is an integer lookup, much cheaper than encoding and hashing rows.
+class CombinedGrouper final : public Grouper {
+ public:
+  CombinedGrouper(std::vector<TypePtr> types, Allocator* allocator)
+      : Grouper(std::move(types), allocator) {
+    for (const TypePtr& type : key_types_) {
+      columns_.push_back(Grouper::make(std::span<const TypePtr>(&type, 1), allocator));
+    }
+    for (size_t c = 1; c < key_types_.size(); ++c) {
+      pairs_.push_back(std::make_unique<IntegerGrouper>(uint64(), ScalarKey::kU64, allocator));
+    }
+  }
+
+  void consume(std::span<const Array> keys, uint32_t* group_ids) override {
+    check_keys(keys);
+    const int64_t length = keys[0].length();
+    const auto size = static_cast<size_t>(length);
+    column_ids_.resize(size);
+    pair_keys_.resize(size);
+    // `group_ids` holds the groups of the columns so far.
+    columns_[0]->consume(keys.subspan(0, 1), group_ids);
+    for (size_t c = 1; c < keys.size(); ++c) {
+      columns_[c]->consume(keys.subspan(c, 1), column_ids_.data());
+      for (size_t i = 0; i < size; ++i) {
+        pair_keys_[i] = (uint64_t{group_ids[i]} << 32) | column_ids_[i];
+      }
+      pairs_[c - 1]->consume_keys(pair_keys_.data(), length, group_ids);
+    }
+  }
+
+  uint32_t num_groups() const override { return pairs_.back()->num_groups(); }
+
+  std::vector<Array> unique_keys() const override {
+    const size_t columns = key_types_.size();
+    std::vector<Array> result(columns);
+    // Walking the pairs back from the last column gives each group's row in every column's keys.
+    std::vector<uint32_t> prefix_groups(num_groups());
+    std::iota(prefix_groups.begin(), prefix_groups.end(), 0u);
+    std::vector<int64_t> rows(prefix_groups.size());
+    for (size_t c = columns - 1; c >= 1; --c) {
+      const std::vector<uint64_t>& pairs = pairs_[c - 1]->group_keys();
+      for (size_t g = 0; g < rows.size(); ++g) {
+        const uint64_t pair = pairs[prefix_groups[g]];
+        rows[g] = static_cast<int64_t>(pair & UINT32_MAX);
+        prefix_groups[g] = static_cast<uint32_t>(pair >> 32);
+      }
+      result[c] = take(columns_[c]->unique_keys()[0], rows, allocator_);
+    }
+    rows.assign(prefix_groups.begin(), prefix_groups.end());
+    result[0] = take(columns_[0]->unique_keys()[0], rows, allocator_);
+    return result;
+  }
+
+ private:
+  std::vector<std::unique_ptr<Grouper>> columns_;
+  std::vector<std::unique_ptr<IntegerGrouper>> pairs_;  // pairs_[c - 1] combines column c
+  std::vector<uint32_t> column_ids_;
+  std::vector<uint64_t> pair_keys_;
+};
+
 }  // namespace
 
 std::unique_ptr<Grouper> Grouper::make(std::span<const TypePtr> key_types, Allocator* allocator) {
@@ -882,6 +988,10 @@ std::unique_ptr<Grouper> Grouper::make(std::span<const TypePtr> key_types, Alloc
           }
         }
     }
+  }
+  if (key_types.size() > 1) {
+    return std::make_unique<CombinedGrouper>(
+        std::vector<TypePtr>(key_types.begin(), key_types.end()), allocator);
   }
   return std::make_unique<RowGrouper>(std::vector<TypePtr>(key_types.begin(), key_types.end()),
                                       allocator);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "bowstring/array/builder_binary.h"
@@ -190,6 +191,114 @@ TEST(Grouper, ManyGroupsGrowTheTable) {
     EXPECT_EQ(ids[1], 1u);
     EXPECT_EQ(grouper->unique_keys()[0].length(), 30011);
   }
+}
+
+TEST(Grouper, SeveralColumnsWithNullsInEither) {
+  const Array names = make_string_array({"a", std::nullopt, "a", std::nullopt, "b", "a", "a"});
+  const Array numbers = make_array<int64_t>({1, 1, std::nullopt, std::nullopt, 1, 1, std::nullopt});
+  EXPECT_EQ(group({names, numbers}, {make_string_array({"a", std::nullopt, "a", std::nullopt, "b"}),
+                                     make_array<int64_t>({1, 1, std::nullopt, std::nullopt, 1})}),
+            (Ids{0, 1, 2, 3, 4, 0, 2}));
+  // The null of one column and the empty string or zero of the other stay apart.
+  const Array empties = make_string_array({"", std::nullopt, ""});
+  const Array zeros = make_array<int32_t>({0, 0, std::nullopt});
+  EXPECT_EQ(group({empties, zeros, empties}, {make_string_array({"", std::nullopt, ""}),
+                                              make_array<int32_t>({0, 0, std::nullopt}),
+                                              make_string_array({"", std::nullopt, ""})}),
+            (Ids{0, 1, 2}));
+}
+
+TEST(Grouper, SeveralColumnsNormalizeFloats) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const Array floats = make_array<float>({-0.0f, 0.0f, nan, -nan, nan, 0.0f});
+  const Array labels = make_string_array({"x", "x", "x", "x", "y", "y"});
+  EXPECT_EQ(group({labels, floats}, {make_string_array({"x", "x", "y", "y"}),
+                                     make_array<float>({0.0f, nan, nan, 0.0f})}),
+            (Ids{0, 0, 1, 1, 2, 3}));
+}
+
+TEST(Grouper, SeveralColumnsSlicedAcrossBatches) {
+  const Array names = make_string_array({"zz", "a", "b", std::nullopt, "a", "b"});
+  const Array numbers = make_array<int16_t>({9, 1, 2, 1, 1, std::nullopt});
+  std::unique_ptr<Grouper> grouper = grouper_for({names, numbers});
+  const Array first[] = {names.slice(1, 2), numbers.slice(1, 2)};
+  const Array empty[] = {names.slice(0, 0), numbers.slice(0, 0)};
+  const Array second[] = {names.slice(2, 4), numbers.slice(2, 4)};
+  EXPECT_EQ(grouper->consume(first), (Ids{0, 1}));
+  EXPECT_EQ(grouper->consume(empty), Ids{});
+  EXPECT_EQ(grouper->consume(second), (Ids{1, 2, 0, 3}));
+  const std::vector<Array> unique = grouper->unique_keys();
+  EXPECT_TRUE(unique[0].equals(make_string_array({"a", "b", std::nullopt, "b"})));
+  EXPECT_TRUE(unique[1].equals(make_array<int16_t>({1, 2, 1, std::nullopt})));
+
+  std::unique_ptr<Grouper> unused = grouper_for({names, numbers});
+  EXPECT_EQ(unused->num_groups(), 0u);
+  EXPECT_EQ(unused->unique_keys()[1].length(), 0);
+}
+
+TEST(Grouper, SeveralColumnsOfDictionaryAndNestedTypes) {
+  const Array dictionary = make_string_array({"x", "y", "x"});
+  const Array words = make_dictionary_array(int8(), {0, 1, 2, std::nullopt, 0}, dictionary);
+  const Array lists = make_list_array<int32_t>({{{1}}, {{1}}, {{1}}, {{1}}, {{2}}});
+  const Array flags = make_array<bool>({true, true, true, true, true});
+  EXPECT_EQ(group({words, lists, flags}, {make_string_array({"x", "y", std::nullopt, "x"}),
+                                          make_list_array<int32_t>({{{1}}, {{1}}, {{1}}, {{2}}}),
+                                          make_array<bool>({true, true, true, true})}),
+            (Ids{0, 1, 0, 2, 3}));
+}
+
+TEST(Grouper, ShortAndLongStringsHashByEveryByte) {
+  // Strings of every length up to 40 that differ in a single byte each form their own group.
+  StringBuilder builder;
+  int64_t distinct = 0;
+  for (int length = 0; length <= 40; ++length) {
+    const std::string base(static_cast<size_t>(length), 'q');
+    builder.append(base);
+    ++distinct;
+    for (int position = 0; position < length; ++position) {
+      std::string changed = base;
+      changed[static_cast<size_t>(position)] = 'r';
+      builder.append(changed);
+      ++distinct;
+    }
+    builder.append(base);
+  }
+  const Array strings[] = {builder.finish()};
+  std::unique_ptr<Grouper> grouper = Grouper::make(std::vector<TypePtr>{strings[0].type()});
+  grouper->consume(strings);
+  EXPECT_EQ(grouper->num_groups(), static_cast<uint32_t>(distinct));
+  const StringArray unique(grouper->unique_keys()[0]);
+  ASSERT_EQ(unique.length(), distinct);
+  EXPECT_EQ(unique.value(0), "");
+  EXPECT_EQ(unique.value(distinct - 1), std::string(39, 'q') + "r");
+}
+
+TEST(Grouper, SeveralColumnsWithMoreThan65536Groups) {
+  // 300 x 400 = 120000 combinations, each value of both columns repeated.
+  StringBuilder names;
+  Int64Builder numbers;
+  constexpr int64_t kRows = 240000;
+  for (int64_t i = 0; i < kRows; ++i) {
+    const int64_t combination = (i * 7919) % 120000;
+    names.append("name" + std::to_string(combination % 300));
+    numbers.append(combination / 300);
+  }
+  const Array keys[] = {names.finish(), numbers.finish()};
+  std::unique_ptr<Grouper> grouper =
+      Grouper::make(std::vector<TypePtr>{keys[0].type(), keys[1].type()});
+  const Ids ids = grouper->consume(keys);
+  ASSERT_EQ(grouper->num_groups(), 120000u);
+  const std::vector<Array> unique = grouper->unique_keys();
+  const StringArray unique_names(unique[0]);
+  const auto* unique_numbers = unique[1].data()->values<int64_t>(1);
+  const StringArray key_names(keys[0]);
+  const auto* key_numbers = keys[1].data()->values<int64_t>(1);
+  for (int64_t i = 0; i < kRows; ++i) {
+    const uint32_t g = ids[static_cast<size_t>(i)];
+    ASSERT_EQ(unique_names.value(g), key_names.value(i));
+    ASSERT_EQ(unique_numbers[g], key_numbers[i]);
+  }
+  EXPECT_EQ(ids[120000], ids[0]);
 }
 
 TEST(Grouper, Errors) {

@@ -529,20 +529,19 @@ void spark_xxhash64_column(const Array& column, int64_t* hashes) {
 
 // --- The internal hash -----------------------------------------------------------------------
 
-uint64_t hash_bytes(const void* data, int64_t length) {
+uint64_t hash_long_bytes(const void* data, int64_t length) {
   const auto* bytes = static_cast<const uint8_t*>(data);
-  uint64_t hash = 0x9e3779b97f4a7c15ULL ^ (static_cast<uint64_t>(length) * 0xff51afd7ed558ccdULL);
+  // Two lanes of 16 bytes at a time; the last 16 bytes (overlapping if need be) end it.
+  uint64_t lane = 0x9e3779b97f4a7c15ULL ^ static_cast<uint64_t>(length);
   int64_t i = 0;
-  for (; i + 8 <= length; i += 8) {
-    hash =
-        std::rotl(hash ^ (load_u64(bytes + i) * 0x87c37b91114253d5ULL), 29) * 0x4cf5ad432745937fULL;
+  for (; i + 16 < length; i += 16) {
+    lane =
+        fold_multiply(load_u64(bytes + i) ^ 0xa0761d6478bd642fULL, load_u64(bytes + i + 8) ^ lane);
   }
-  if (i < length) {
-    uint64_t tail = 0;
-    std::memcpy(&tail, bytes + i, static_cast<size_t>(length - i));
-    hash = std::rotl(hash ^ (tail * 0x87c37b91114253d5ULL), 29) * 0x4cf5ad432745937fULL;
-  }
-  return hash_u64(hash);
+  const uint64_t mixed = fold_multiply(load_u64(bytes + length - 16) ^ 0xe7037ed1a0b428dbULL,
+                                       load_u64(bytes + length - 8) ^ lane);
+  return fold_multiply(mixed ^ 0x8ebc6af09c88c6e3ULL,
+                       0x589965cc75374cc3ULL ^ static_cast<uint64_t>(length));
 }
 
 namespace {

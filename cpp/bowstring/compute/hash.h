@@ -58,8 +58,42 @@ inline uint64_t hash_u64(uint64_t value) {
   return value;
 }
 
-/// Hash of `length` bytes.
-uint64_t hash_bytes(const void* data, int64_t length);
+/// The 128-bit product of `a` and `b` folded to 64 bits: one multiply that mixes every bit.
+inline uint64_t fold_multiply(uint64_t a, uint64_t b) {
+  const unsigned __int128 product = static_cast<unsigned __int128>(a) * b;
+  return static_cast<uint64_t>(product) ^ static_cast<uint64_t>(product >> 64);
+}
+
+/// Hash of more than 16 bytes (`hash_bytes` inlines shorter ones).
+uint64_t hash_long_bytes(const void* data, int64_t length);
+
+/// Hash of `length` bytes. Keys of up to 16 bytes, the usual case for grouping, are read with
+/// two (possibly overlapping) loads instead of a loop.
+inline uint64_t hash_bytes(const void* data, int64_t length) {
+  if (length > 16) {
+    return hash_long_bytes(data, length);
+  }
+  const auto* bytes = static_cast<const uint8_t*>(data);
+  uint64_t low = 0;
+  uint64_t high = 0;
+  if (length >= 8) {
+    std::memcpy(&low, bytes, 8);
+    std::memcpy(&high, bytes + length - 8, 8);
+  } else if (length >= 4) {
+    uint32_t first;
+    uint32_t last;
+    std::memcpy(&first, bytes, 4);
+    std::memcpy(&last, bytes + length - 4, 4);
+    low = first;
+    high = last;
+  } else if (length > 0) {
+    low = (uint64_t{bytes[0]} << 16) | (uint64_t{bytes[length >> 1]} << 8) | bytes[length - 1];
+  }
+  const uint64_t mixed = fold_multiply(
+      low ^ 0xa0761d6478bd642fULL, high ^ 0xe7037ed1a0b428dbULL ^ static_cast<uint64_t>(length));
+  return fold_multiply(mixed ^ 0x8ebc6af09c88c6e3ULL,
+                       0x589965cc75374cc3ULL ^ static_cast<uint64_t>(length));
+}
 
 /// Combines the hash of one more column into a row's running hash.
 inline uint64_t hash_combine(uint64_t running, uint64_t next) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <span>
 
@@ -43,7 +44,8 @@ class OutputValues {
 };
 
 /// Calls `visit(i)` for each row i in [0, length) whose bit is set in `validity` (bits counted
-/// from `offset`; nullptr means every row), skipping unset bits a word of 64 rows at a time.
+/// from `offset`; nullptr means every row), 64 rows at a time: byte-aligned full words are
+/// loaded whole and unset bits skipped.
 template <typename Visit>
 void for_each_set_bit(const uint8_t* validity, int64_t offset, int64_t length, Visit&& visit) {
   if (validity == nullptr) {
@@ -54,9 +56,14 @@ void for_each_set_bit(const uint8_t* validity, int64_t offset, int64_t length, V
   }
   for (int64_t start = 0; start < length; start += 64) {
     const int64_t count = std::min<int64_t>(64, length - start);
+    const int64_t first_bit = offset + start;
     uint64_t word = 0;
-    for (int64_t k = 0; k < count; ++k) {
-      word |= static_cast<uint64_t>(bit_util::get_bit(validity, offset + start + k)) << k;
+    if (count == 64 && (first_bit & 7) == 0) {
+      std::memcpy(&word, validity + (first_bit >> 3), sizeof(word));
+    } else {
+      for (int64_t k = 0; k < count; ++k) {
+        word |= static_cast<uint64_t>(bit_util::get_bit(validity, first_bit + k)) << k;
+      }
     }
     while (word != 0) {
       visit(start + std::countr_zero(word));

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <numeric>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -394,10 +395,10 @@ struct WideSource {
 
 std::unique_ptr<SortColumn> make_column(const Array& array, SortKey order, Allocator* allocator);
 
-/// The rank of each dictionary value in ascending order (equal values share a rank); null
+/// The rank of each value of `array` in ascending order (equal values share a rank); null
 /// values get no rank (`valid` false).
-std::vector<uint64_t> dictionary_ranks(const Array& dictionary, std::vector<bool>& valid,
-                                       Allocator* allocator) {
+std::vector<uint64_t> value_ranks(const Array& dictionary, std::vector<bool>& valid,
+                                  Allocator* allocator) {
   std::unique_ptr<SortColumn> column = make_column(dictionary, SortKey{}, allocator);
   std::vector<uint64_t> rows;
   valid.assign(static_cast<size_t>(dictionary.length()), true);
@@ -428,7 +429,7 @@ std::unique_ptr<SortColumn> make_dictionary_column(const Array& array, SortKey o
                                                    Allocator* allocator) {
   const DictionaryArray view(array);
   std::vector<bool> valid;
-  const std::vector<uint64_t> ranks = dictionary_ranks(view.dictionary(), valid, allocator);
+  const std::vector<uint64_t> ranks = value_ranks(view.dictionary(), valid, allocator);
   const int64_t length = array.length();
   std::vector<uint64_t> keys(static_cast<size_t>(length));
   BooleanBuilder validity(allocator);
@@ -451,6 +452,225 @@ std::unique_ptr<SortColumn> make_dictionary_column(const Array& array, SortKey o
                                            std::vector<std::shared_ptr<Buffer>>{bitmap, nullptr},
                                            any_null ? ArrayData::kUnknownNullCount : 0);
   return std::make_unique<NumberColumn>(std::move(nulls), order, std::move(keys));
+}
+
+// --- nested keys -------------------------------------------------------------------------------
+
+inline int three_way(uint64_t a, uint64_t b) { return a < b ? -1 : (a > b ? 1 : 0); }
+
+/// Compares two values of one array (indices relative to the array's window) in Spark's
+/// ascending order, where a null is smaller than every value. A nested key is compared through a
+/// tree of these: one per struct or list level, and ranks at the leaves.
+class ValueOrder {
+ public:
+  virtual ~ValueOrder() = default;
+  /// Negative, zero or positive as value `a` sorts before, with or after value `b`.
+  virtual int compare(int64_t a, int64_t b) const = 0;
+};
+
+std::unique_ptr<ValueOrder> make_value_order(const Array& array, Allocator* allocator);
+
+/// A flat array (or one Spark orders through its values: dictionary, run-end encoded,
+/// extension) as one number per value: 0 for null, 1 + its rank among the distinct values
+/// otherwise. The ranks come from the flat sort, so NaN, -0.0 and byte order follow its rules.
+class LeafOrder final : public ValueOrder {
+ public:
+  LeafOrder(const Array& array, Allocator* allocator) {
+    std::vector<bool> valid;
+    keys_ = value_ranks(array, valid, allocator);
+    for (size_t i = 0; i < keys_.size(); ++i) {
+      keys_[i] = valid[i] ? keys_[i] + 1 : 0;
+    }
+  }
+  int compare(int64_t a, int64_t b) const override {
+    return three_way(keys_[static_cast<size_t>(a)], keys_[static_cast<size_t>(b)]);
+  }
+
+ private:
+  std::vector<uint64_t> keys_;
+};
+
+/// Struct and list levels: nulls come from the level's own validity bitmap.
+class NestedOrder : public ValueOrder {
+ public:
+  explicit NestedOrder(const Array& array) : data_(array.data()) {}
+  int compare(int64_t a, int64_t b) const final {
+    const bool null_a = data_->is_null_in_bitmap(a);
+    const bool null_b = data_->is_null_in_bitmap(b);
+    if (null_a || null_b) {
+      return static_cast<int>(null_b) - static_cast<int>(null_a);
+    }
+    return compare_values(a, b);
+  }
+
+ protected:
+  virtual int compare_values(int64_t a, int64_t b) const = 0;
+
+ private:
+  ArrayDataPtr data_;
+};
+
+/// Structs compare field by field, each field in its ascending order.
+class StructOrder final : public NestedOrder {
+ public:
+  StructOrder(const Array& array, Allocator* allocator) : NestedOrder(array) {
+    const StructArray view(array);
+    for (int i = 0; i < view.num_fields(); ++i) {
+      fields_.push_back(make_value_order(view.field(i), allocator));
+    }
+  }
+
+ protected:
+  int compare_values(int64_t a, int64_t b) const override {
+    for (const auto& field : fields_) {
+      const int order = field->compare(a, b);
+      if (order != 0) {
+        return order;
+      }
+    }
+    return 0;
+  }
+
+ private:
+  std::vector<std::unique_ptr<ValueOrder>> fields_;
+};
+
+/// Where the elements of list `i` sit in the child array, for each list layout.
+template <typename Offset>
+struct ListSpans {
+  const Offset* offsets;
+  int64_t start(int64_t i) const { return offsets[i]; }
+  int64_t length(int64_t i) const { return offsets[i + 1] - offsets[i]; }
+};
+
+template <typename Offset>
+struct ListViewSpans {
+  const Offset* offsets;
+  const Offset* sizes;
+  int64_t start(int64_t i) const { return offsets[i]; }
+  int64_t length(int64_t i) const { return sizes[i]; }
+};
+
+struct FixedSizeSpans {
+  int64_t offset;  // the array's offset, in lists
+  int64_t size;
+  int64_t start(int64_t i) const { return (offset + i) * size; }
+  int64_t length(int64_t) const { return size; }
+};
+
+/// Lists compare element by element; when one is a prefix of the other the shorter comes first.
+template <typename Spans>
+class ListOrder final : public NestedOrder {
+ public:
+  ListOrder(const Array& array, Spans spans, const Array& elements, Allocator* allocator)
+      : NestedOrder(array), spans_(spans), elements_(make_value_order(elements, allocator)) {}
+
+ protected:
+  int compare_values(int64_t a, int64_t b) const override {
+    const int64_t start_a = spans_.start(a);
+    const int64_t start_b = spans_.start(b);
+    const int64_t length_a = spans_.length(a);
+    const int64_t length_b = spans_.length(b);
+    const int64_t common = std::min(length_a, length_b);
+    for (int64_t k = 0; k < common; ++k) {
+      const int order = elements_->compare(start_a + k, start_b + k);
+      if (order != 0) {
+        return order;
+      }
+    }
+    return three_way(static_cast<uint64_t>(length_a), static_cast<uint64_t>(length_b));
+  }
+
+ private:
+  Spans spans_;
+  std::unique_ptr<ValueOrder> elements_;
+};
+
+bool is_nested_orderable(TypeId id) {
+  switch (id) {
+    case TypeId::kStruct:
+    case TypeId::kList:
+    case TypeId::kLargeList:
+    case TypeId::kListView:
+    case TypeId::kLargeListView:
+    case TypeId::kFixedSizeList:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::unique_ptr<ValueOrder> make_value_order(const Array& array, Allocator* allocator) {
+  const ArrayData& data = *array.data();
+  switch (array.type_id()) {
+    case TypeId::kStruct:
+      return std::make_unique<StructOrder>(array, allocator);
+    case TypeId::kList:
+      return std::make_unique<ListOrder<ListSpans<int32_t>>>(
+          array, ListSpans<int32_t>{data.values<int32_t>(1)}, ListArray(array).values(), allocator);
+    case TypeId::kLargeList:
+      return std::make_unique<ListOrder<ListSpans<int64_t>>>(
+          array, ListSpans<int64_t>{data.values<int64_t>(1)}, LargeListArray(array).values(),
+          allocator);
+    case TypeId::kListView:
+      return std::make_unique<ListOrder<ListViewSpans<int32_t>>>(
+          array, ListViewSpans<int32_t>{data.values<int32_t>(1), data.values<int32_t>(2)},
+          ListViewArray(array).values(), allocator);
+    case TypeId::kLargeListView:
+      return std::make_unique<ListOrder<ListViewSpans<int64_t>>>(
+          array, ListViewSpans<int64_t>{data.values<int64_t>(1), data.values<int64_t>(2)},
+          LargeListViewArray(array).values(), allocator);
+    case TypeId::kFixedSizeList: {
+      const FixedSizeListArray view(array);
+      return std::make_unique<ListOrder<FixedSizeSpans>>(
+          array, FixedSizeSpans{data.offset, view.list_size()}, view.values(), allocator);
+    }
+    case TypeId::kMap:
+      // Spark cannot order maps, not even inside a struct or an array.
+      throw TypeError("sort_indices: cannot sort values of type " + array.type()->to_string());
+    case TypeId::kExtension: {
+      const Array storage = ExtensionArray(array).storage();
+      if (is_nested_orderable(storage.type_id())) {
+        return make_value_order(storage, allocator);
+      }
+      return std::make_unique<LeafOrder>(array, allocator);
+    }
+    default:
+      return std::make_unique<LeafOrder>(array, allocator);
+  }
+}
+
+/// A struct or list key as a number column: rows are sorted once with the comparator tree and
+/// each gets the rank of its value. Descending complements the ranks, which reverses the whole
+/// comparison, nulls inside the values included, as Spark's descending order does; only the
+/// key's own nulls follow `nulls_first`.
+std::unique_ptr<SortColumn> make_nested_column(const Array& array, SortKey order,
+                                               Allocator* allocator) {
+  std::unique_ptr<ValueOrder> values;
+  try {
+    values = make_value_order(array, allocator);
+  } catch (const TypeError&) {
+    // Name the key's whole type, not only the part that cannot be ordered.
+    throw TypeError("sort_indices: cannot sort values of type " + array.type()->to_string());
+  }
+  const int64_t length = array.length();
+  std::vector<uint64_t> rows(static_cast<size_t>(length));
+  std::iota(rows.begin(), rows.end(), uint64_t{0});
+  std::sort(rows.begin(), rows.end(), [&values](uint64_t a, uint64_t b) {
+    const int order = values->compare(static_cast<int64_t>(a), static_cast<int64_t>(b));
+    return order < 0 || (order == 0 && a < b);
+  });
+  const uint64_t flip = order.ascending ? 0 : ~uint64_t{0};
+  std::vector<uint64_t> keys(static_cast<size_t>(length));
+  uint64_t rank = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (i > 0 &&
+        values->compare(static_cast<int64_t>(rows[i - 1]), static_cast<int64_t>(rows[i])) != 0) {
+      ++rank;
+    }
+    keys[rows[i]] = rank ^ flip;
+  }
+  return std::make_unique<NumberColumn>(array.data(), order, std::move(keys));
 }
 
 std::unique_ptr<SortColumn> make_column(const Array& array, SortKey order, Allocator* allocator) {
@@ -488,6 +708,13 @@ std::unique_ptr<SortColumn> make_column(const Array& array, SortKey order, Alloc
           data_ptr, order, WideSource<4>{data.buffers[1]->data_as<uint64_t>() + 4 * data.offset});
     case TypeId::kDictionary:
       return make_dictionary_column(array, order, allocator);
+    case TypeId::kStruct:
+    case TypeId::kList:
+    case TypeId::kLargeList:
+    case TypeId::kListView:
+    case TypeId::kLargeListView:
+    case TypeId::kFixedSizeList:
+      return make_nested_column(array, order, allocator);
     case TypeId::kExtension:
       return make_column(ExtensionArray(array).storage(), order, allocator);
     case TypeId::kRunEndEncoded: {

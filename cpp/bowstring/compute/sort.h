@@ -24,9 +24,14 @@ struct SortKey {
 // - strings and binaries by their bytes (UTF-8 byte order, which is code point order);
 // - false before true; decimals, dates, times, timestamps and durations by value;
 // - dictionary arrays by their decoded values, run-end encoded and extension arrays by the
-//   values they hold.
-// Sorts are stable: rows with equal keys keep their input order. Types Spark cannot order here
-// (intervals of days or nanoseconds, structs, lists, maps, unions) raise `TypeError`.
+//   values they hold;
+// - structs field by field, each field in its ascending order with its nulls smallest;
+// - lists (list, large_list, their views, fixed_size_list) element by element, null elements
+//   smallest, then a list before its extensions (shorter first); nesting to any depth.
+// Descending reverses the whole comparison, inside nested values too; `nulls_first` places only
+// the key's own nulls. Sorts are stable: rows with equal keys keep their input order. Types
+// Spark cannot order (intervals of days or nanoseconds, maps, unions, and structs or lists
+// holding one) raise `TypeError`.
 
 /// The row numbers of `keys` (arrays of equal length; the first key decides first) in sorted
 /// order, as a uint64 array. `order` has one entry per key. Throws `InvalidArgument` when the

@@ -24,6 +24,7 @@ using bowstring::testing::doubles;
 using bowstring::testing::error_message;
 using bowstring::testing::int32s;
 using bowstring::testing::int64s;
+using bowstring::testing::make_struct_array;
 using bowstring::testing::strings;
 
 std::vector<uint64_t> rows_of(const Array& indices) {
@@ -256,9 +257,176 @@ TEST(SortIndices, Errors) {
                 [&] { sort_indices(std::span<const Array>(keys.data(), 1), order); }),
             "sort_indices: 1 sort keys but 2 orders");
   EXPECT_THROW(sort_indices(std::span<const Array>(), std::span<const SortKey>()), InvalidArgument);
-  const Array lists = bowstring::testing::make_list_array<int64_t>({{{1}}});
-  EXPECT_EQ(error_message<TypeError>([&] { sort_indices(lists); }),
-            "sort_indices: cannot sort values of type list<item: int64>");
+  // Spark cannot order maps ([DATATYPE_MISMATCH.INVALID_ORDERING_TYPE]), nor structs or arrays
+  // holding one.
+  const Array maps = bowstring::testing::list_of(
+      map(int64(), int64()), {0, 1},
+      make_struct_array({{"key", int64s({1})}, {"value", int64s({2})}}));
+  EXPECT_EQ(error_message<TypeError>([&] { sort_indices(maps); }),
+            "sort_indices: cannot sort values of type " + maps.type()->to_string());
+  const Array holder = make_struct_array({{"m", maps}});
+  EXPECT_EQ(error_message<TypeError>([&] { sort_indices(holder); }),
+            "sort_indices: cannot sort values of type " + holder.type()->to_string());
+}
+
+// --- nested keys: expectations checked with Spark 4 (ORDER BY key, id) ------------------------
+
+/// struct<a: int64, b: double> over the rows (1, 2.0), null, (null, 5.0), (1, NaN), (1, null),
+/// (0, 9.0), (1, Infinity), (null, null), (1, -0.0), (1, 0.0).
+Array spark_structs() {
+  const double nan = std::nan("");
+  return make_struct_array(
+      {{"a", int64s({1, 7, std::nullopt, 1, 1, 0, 1, std::nullopt, 1, 1})},
+       {"b", doubles({2.0, 7.0, 5.0, nan, std::nullopt, 9.0, INFINITY, std::nullopt, -0.0, 0.0})}},
+      {true, false, true, true, true, true, true, true, true, true});
+}
+
+TEST(SortNested, StructsFieldByField) {
+  const Array values = spark_structs();
+  // Fields compare in order, each ascending with its nulls smallest; NaN above Infinity, -0.0
+  // ties 0.0. Descending reverses the whole comparison, nulls inside the fields included.
+  EXPECT_EQ(sorted(values), (Rows{1, 7, 2, 5, 4, 8, 9, 0, 6, 3}));
+  EXPECT_EQ(sorted(values, kDescending), (Rows{3, 6, 0, 8, 9, 4, 5, 2, 7, 1}));
+  EXPECT_EQ(sorted(values, SortKey{true, false}), (Rows{7, 2, 5, 4, 8, 9, 0, 6, 3, 1}));
+  EXPECT_EQ(sorted(values, SortKey{false, true}), (Rows{1, 3, 6, 0, 8, 9, 4, 5, 2, 7}));
+  // Rows 2 to 6: (null, 5.0), (1, NaN), (1, null), (0, 9.0), (1, Infinity).
+  EXPECT_EQ(sorted(values.slice(2, 5)), (Rows{0, 3, 2, 4, 1}));
+  EXPECT_EQ(sorted(values.slice(2, 5), kDescending), (Rows{1, 4, 2, 3, 0}));
+}
+
+using DoubleLists = std::vector<std::optional<std::vector<std::optional<double>>>>;
+
+/// array<double>: [1.0, 2.0], null, [], [1.0], [null], [1.0, null], [NaN], [1.0, NaN], [2.0],
+/// [null, 1.0], [-0.0, 1.0], [0.0].
+DoubleLists spark_lists() {
+  const double nan = std::nan("");
+  return {{{1.0, 2.0}},
+          std::nullopt,
+          {{}},
+          {{1.0}},
+          std::vector<std::optional<double>>{std::nullopt},
+          {{1.0, std::nullopt}},
+          {{nan}},
+          {{1.0, nan}},
+          {{2.0}},
+          {{std::nullopt, 1.0}},
+          {{-0.0, 1.0}},
+          {{0.0}}};
+}
+
+TEST(SortNested, ListsElementByElementThenByLength) {
+  for (const TypePtr& type :
+       {list(float64()), large_list(float64()), list_view(float64()), large_list_view(float64())}) {
+    const Array values = bowstring::testing::make_list_array<double>(type, spark_lists());
+    // A null element is smaller than any value; a list is smaller than its extensions.
+    EXPECT_EQ(sorted(values), (Rows{1, 2, 4, 9, 11, 10, 3, 5, 0, 7, 8, 6})) << type->to_string();
+    EXPECT_EQ(sorted(values, kDescending), (Rows{6, 8, 7, 0, 5, 3, 10, 11, 9, 4, 2, 1}))
+        << type->to_string();
+    EXPECT_EQ(sorted(values, SortKey{true, false}), (Rows{2, 4, 9, 11, 10, 3, 5, 0, 7, 8, 6, 1}))
+        << type->to_string();
+    EXPECT_EQ(sorted(values, SortKey{false, true}), (Rows{1, 6, 8, 7, 0, 5, 3, 10, 11, 9, 4, 2}))
+        << type->to_string();
+    // Rows 3 to 8: [1.0], [null], [1.0, null], [NaN], [1.0, NaN], [2.0].
+    EXPECT_EQ(sorted(values.slice(3, 6)), (Rows{1, 0, 2, 4, 5, 3})) << type->to_string();
+  }
+}
+
+TEST(SortNested, FixedSizeLists) {
+  using Int64Lists = std::vector<std::optional<std::vector<std::optional<int64_t>>>>;
+  const Array values = bowstring::testing::make_list_array<int64_t>(
+      fixed_size_list(int64(), 2),
+      Int64Lists{
+          {{1, 2}}, {{std::nullopt, 5}}, std::nullopt, {{1, std::nullopt}}, {{0, 9}}, {{1, 2}}});
+  EXPECT_EQ(sorted(values), (Rows{2, 1, 4, 3, 0, 5}));
+  EXPECT_EQ(sorted(values, kDescending), (Rows{0, 5, 3, 4, 1, 2}));
+  EXPECT_EQ(sorted(values.slice(1, 4)), (Rows{1, 0, 3, 2}));
+}
+
+/// array<struct<x: string, y: array<int32>>> over the rows [("b", [1])], [("a", null)],
+/// [("a", [])], [null], [], [("a", [null])], [("a", [0, 1])], null, [(null, [5])],
+/// [("a", [0]), null]. The null structs hold values that must not matter.
+Array spark_deep() {
+  using Int32Lists = std::vector<std::optional<std::vector<std::optional<int32_t>>>>;
+  const Array y = bowstring::testing::make_list_array<int32_t>(
+      list(int32()), Int32Lists{{{1}},
+                                std::nullopt,
+                                {{}},
+                                {{9}},
+                                std::vector<std::optional<int32_t>>{std::nullopt},
+                                {{0, 1}},
+                                {{5}},
+                                {{0}},
+                                std::nullopt});
+  const Array x = strings({"b", "a", "a", "z", "a", "a", std::nullopt, "a", "q"});
+  const Array elements = make_struct_array(
+      {{"x", x}, {"y", y}}, {true, true, true, false, true, true, true, true, false});
+  return bowstring::testing::list_of(list(elements.type()), {0, 1, 2, 3, 4, 4, 5, 6, 6, 7, 9},
+                                     elements,
+                                     {true, true, true, true, true, true, true, false, true, true});
+}
+
+TEST(SortNested, ListsOfStructsOfLists) {
+  const Array values = spark_deep();
+  EXPECT_EQ(sorted(values), (Rows{7, 4, 3, 8, 1, 2, 5, 9, 6, 0}));
+  EXPECT_EQ(sorted(values, kDescending), (Rows{0, 6, 9, 5, 2, 1, 8, 3, 4, 7}));
+  // Rows 5 to 9 keep the relative order of the whole sort: 7, 8, 5, 9, 6.
+  EXPECT_EQ(sorted(values.slice(5, 5)), (Rows{2, 3, 0, 4, 1}));
+  // A struct whose field is that list, with the list's order reused inside.
+  const Array outer =
+      make_struct_array({{"v", values}, {"n", int64s({0, 0, 0, 0, 0, 0, 0, 0, 0, 0})}});
+  EXPECT_EQ(sorted(outer), (Rows{7, 4, 3, 8, 1, 2, 5, 9, 6, 0}));
+  EXPECT_EQ(sorted(outer.slice(5, 5), kDescending), (Rows{1, 4, 0, 3, 2}));
+}
+
+TEST(SortNested, DictionaryRunEndAndExtensionOfStructs) {
+  const Array structs = spark_structs();
+  // Rows pick structs 3 (1, NaN), 1 (null), 5 (0, 9.0), 8 (1, -0.0), 9 (1, 0.0), null index.
+  const Array codes = bowstring::testing::dictionary_of(
+      bowstring::dictionary(int8(), structs.type()), {3, 1, 5, 8, 9, std::nullopt}, structs);
+  EXPECT_EQ(sorted(codes), (Rows{1, 5, 2, 3, 4, 0}));
+  EXPECT_EQ(sorted(codes, kDescending), (Rows{0, 3, 4, 2, 1, 5}));
+  const Array runs = bowstring::testing::run_end_encoded_of(
+      run_end_encoded(int32(), structs.type()), {2, 3, 5}, structs.slice(4, 3));
+  // Runs of (1, null), (0, 9.0), (1, Infinity).
+  EXPECT_EQ(sorted(runs), (Rows{2, 0, 1, 3, 4}));
+  const Array wrapped = bowstring::testing::make_array(
+      extension(structs.type(), "example.point"), structs.length(), structs.data()->buffers,
+      {StructArray(structs).field(0), StructArray(structs).field(1)});
+  EXPECT_EQ(sorted(wrapped), (Rows{1, 7, 2, 5, 4, 8, 9, 0, 6, 3}));
+  const Array listed = bowstring::testing::list_of(list(wrapped.type()), {0, 2, 3}, wrapped);
+  EXPECT_EQ(sorted(listed), (Rows{1, 0}));
+}
+
+TEST(SortNested, EmptyAndAllNull) {
+  EXPECT_EQ(sorted(spark_structs().slice(3, 0)), Rows{});
+  EXPECT_EQ(sorted(spark_deep().slice(0, 0), kDescending), Rows{});
+  const Array nulls = make_struct_array({{"a", int64s({1, 2, 3})}}, {false, false, false});
+  EXPECT_EQ(sorted(nulls), (Rows{0, 1, 2}));
+  EXPECT_EQ(sorted(nulls, kDescending), (Rows{0, 1, 2}));
+}
+
+TEST(SortNested, ManyKeysAndTopN) {
+  using Int64Lists = std::vector<std::optional<std::vector<std::optional<int64_t>>>>;
+  const Array lists =
+      bowstring::testing::make_list_array<int64_t>(list(int64()), Int64Lists{{{1}},
+                                                                             {{1}},
+                                                                             std::nullopt,
+                                                                             {{0, std::nullopt}},
+                                                                             {{1}},
+                                                                             std::nullopt,
+                                                                             {{0, std::nullopt}}});
+  const Array numbers = int64s({3, 1, 2, 5, 2, 1, 4});
+  const std::vector<Array> keys{lists, numbers};
+  const std::vector<SortKey> up_down{kAscending, kDescending};
+  EXPECT_EQ(rows_of(sort_indices(keys, up_down)), (Rows{2, 5, 3, 6, 0, 4, 1}));
+  EXPECT_EQ(rows_of(top_n(keys, up_down, 3)), (Rows{2, 5, 3}));
+  const std::vector<SortKey> down_up{kDescending, kAscending};
+  EXPECT_EQ(rows_of(sort_indices(keys, down_up)), (Rows{1, 4, 0, 6, 3, 5, 2}));
+  EXPECT_EQ(rows_of(top_n(keys, down_up, 4)), (Rows{1, 4, 0, 6}));
+  // The nested key second, breaking the ties of a flat one; sliced keys.
+  const std::vector<Array> flat_first{numbers.slice(1), lists.slice(1)};
+  EXPECT_EQ(rows_of(sort_indices(flat_first, up_down)), (Rows{0, 4, 3, 1, 5, 2}));
+  EXPECT_EQ(rows_of(top_n(flat_first, up_down, 2)), (Rows{0, 4}));
 }
 
 }  // namespace
