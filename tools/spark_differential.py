@@ -62,7 +62,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 DEFAULT_SPARK_PYTHON = "/work/main/.venv-pyspark/bin/python"
 DEFAULT_ZONES = ("UTC", "America/Los_Angeles", "Asia/Kolkata")
@@ -182,7 +182,8 @@ def _compile_java(spark_python: str, java_home: str) -> Path:
     """Compiles the row evaluator against the PySpark installation's jars (cached by the hash of
     the source and the installation). Returns the classes directory."""
     jars = subprocess.run(
-        [spark_python, "-c", "import os, pyspark; print(os.path.join(pyspark.__path__[0], 'jars'))"],
+        [spark_python, "-c",
+         "import os, pyspark; print(os.path.join(pyspark.__path__[0], 'jars'))"],
         check=True,
         capture_output=True,
         text=True,
@@ -630,12 +631,7 @@ def make_inputs(rows: int, seed: int) -> Any:
     return pa.table(columns)
 
 
-# Spark type name -> input column of that type.
-COLUMN_OF_TYPE = {
-    "tinyint": "i8_a", "smallint": "i16_a", "int": "i32_a", "bigint": "i64_a", "float": "f32_a",
-    "double": "f64_a", "decimal": "dec_a", "boolean": "bool_a", "string": "str_a",
-    "date": "date_a", "timestamp": "ts_a", "timestamp_ntz": "ntz_a", "binary": "bin_a",
-}
+# The column paired with a column in calls of two arguments of the same type.
 SECOND_COLUMN = {
     "i8_a": "i8_b", "i16_a": "i16_b", "i32_a": "i32_b", "i64_a": "i64_b", "f32_a": "f32_b",
     "f64_a": "f64_b", "dec_a": "dec_b", "bool_a": "bool_b", "str_a": "str_b",
@@ -696,10 +692,6 @@ class Case:
     def label(self) -> str:
         zone = f"  [session zone {self.zone}]" if self.zone != "UTC" else ""
         return f"{self.sql}{zone}"
-
-
-def call_sql(name: str, *args: Arg) -> str:
-    return f"{name}({', '.join(_sql_arg(a) for a in args)})"
 
 
 INFIX = {"+", "-", "*", "/", "%", "div", "=", "==", "!=", "<>", "<", "<=", ">", ">=", "<=>",
