@@ -152,6 +152,38 @@ class MicrosColumn {
   std::vector<int64_t> converted_;
 };
 
+// Days of a DATE argument, or the local dates of a timestamp argument as Spark's implicit
+// CAST(... AS DATE) gives them (instants in the session zone, TIMESTAMP_NTZ on their own
+// wall clock).
+class DaysColumn {
+ public:
+  DaysColumn(const Datum& datum, int64_t length, const std::string& session_zone) {
+    if (is_date(datum.type())) {
+      const Column<int32_t> days = column_of<int32_t>(datum);
+      values_ = days.values;
+      stride_ = days.stride;
+      return;
+    }
+    const int64_t count = datum.is_scalar() ? 1 : length;
+    stride_ = datum.is_scalar() ? 0 : 1;
+    const MicrosColumn micros(datum, count, nullptr);
+    const TimeZone* zone = is_instant(*datum.type()) ? &TimeZone::get(session_zone) : nullptr;
+    converted_.resize(static_cast<size_t>(count));
+    for (int64_t i = 0; i < count; ++i) {
+      const int64_t seconds = floor_div(micros[i], kMicrosPerSecond);
+      const int64_t local = zone == nullptr ? seconds : zone->local_from_utc(seconds);
+      converted_[static_cast<size_t>(i)] = static_cast<int32_t>(floor_div(local, kSecondsPerDay));
+    }
+    values_ = converted_.data();
+  }
+  int32_t operator[](int64_t i) const { return values_[i * stride_]; }
+
+ private:
+  const int32_t* values_ = nullptr;
+  int64_t stride_ = 1;
+  std::vector<int32_t> converted_;
+};
+
 // Shifts UTC microseconds to wall-clock microseconds in a zone.
 class LocalClock {
  public:
@@ -402,11 +434,26 @@ int32_t add_months_to_days(int64_t days, int64_t months) {
   return static_cast<int32_t>(result);
 }
 
-// Spark's months_between on wall-clock microseconds: whole months when both days are the
-// same or both the last of their months, else the difference over 31-day months.
-double months_between_local(int64_t local1, int64_t local2, bool round_off) {
-  const int64_t days1 = floor_div(local1, kMicrosPerDay);
-  const int64_t days2 = floor_div(local2, kMicrosPerDay);
+// A moment as months_between sees it: its local day and the whole seconds elapsed since the
+// day began (real time, which differs from the wall clock's on days clocks change).
+struct DayAndSeconds {
+  int64_t days;
+  int64_t seconds;
+};
+
+DayAndSeconds day_and_seconds(int64_t utc_micros, const TimeZone& zone) {
+  const int64_t days =
+      floor_div(zone.local_from_utc(floor_div(utc_micros, kMicrosPerSecond)), kSecondsPerDay);
+  const int64_t day_start = zone.utc_from_local(days * kSecondsPerDay) * kMicrosPerSecond;
+  // Java's MICROSECONDS.toSeconds truncates toward zero.
+  return {days, (utc_micros - day_start) / kMicrosPerSecond};
+}
+
+// Spark's months_between: whole months when both days are the same or both the last of their
+// months, else the difference over 31-day months.
+double months_between_days(DayAndSeconds first, DayAndSeconds second, bool round_off) {
+  const int64_t days1 = first.days;
+  const int64_t days2 = second.days;
   const CivilDate date1 = civil_from_days(days1);
   const CivilDate date2 = civil_from_days(days2);
   const int64_t month_diff = (date1.year * 12 + date1.month) - (date2.year * 12 + date2.month);
@@ -415,10 +462,8 @@ double months_between_local(int64_t local1, int64_t local2, bool round_off) {
   if (date1.day == date2.day || (last1 && last2)) {
     return static_cast<double>(month_diff);
   }
-  const int64_t seconds1 =
-      (date1.day * kSecondsPerDay) + floor_mod(local1, kMicrosPerDay) / kMicrosPerSecond;
-  const int64_t seconds2 =
-      (date2.day * kSecondsPerDay) + floor_mod(local2, kMicrosPerDay) / kMicrosPerSecond;
+  const int64_t seconds1 = date1.day * kSecondsPerDay + first.seconds;
+  const int64_t seconds2 = date2.day * kSecondsPerDay + second.seconds;
   const double seconds_in_month = 31.0 * static_cast<double>(kSecondsPerDay);
   const double result =
       static_cast<double>(month_diff) + static_cast<double>(seconds1 - seconds2) / seconds_in_month;
@@ -580,7 +625,7 @@ void register_datetime_functions(FunctionRegistry& registry) {
   // date_add, date_sub, datediff, add_months.
   auto day_shift = [](int64_t sign) {
     return [sign](std::span<const Datum> arguments, const TypePtr& output, ExecContext& context) {
-      const Column<int32_t> days = column_of<int32_t>(arguments[0]);
+      const DaysColumn days(arguments[0], row_count(arguments), context.session_time_zone);
       const Column<int32_t> shift = column_of<int32_t>(arguments[1]);
       return map_rows<int32_t>(arguments, output, context, [&](int64_t i) {
         return static_cast<int32_t>(static_cast<uint32_t>(days[i]) +
@@ -589,11 +634,18 @@ void register_datetime_functions(FunctionRegistry& registry) {
     };
   };
   auto date_and_int = [](const std::string& name, std::span<const TypePtr> types) {
-    if (is_timestamp(types[0]))
-      return Resolution{date32(), {date32(), int_argument(name, 1, types[1])}};
     return Resolution{date32(),
-                      {is_null_type(types[0]) ? types[0] : date_argument(name, 0, types[0]),
-                       int_argument(name, 1, types[1])}};
+                      {date_argument(name, 0, types[0]), int_argument(name, 1, types[1])}};
+  };
+  // add_months takes any number of months Spark casts to INT (bigint, decimal, double...).
+  auto date_and_months = [](const std::string& name, std::span<const TypePtr> types) {
+    const TypePtr& months = types[1];
+    const bool castable = months->is_integer() || months->is_floating() ||
+                          months->id() == TypeId::kDecimal128 ||
+                          months->id() == TypeId::kDecimal256;
+    return Resolution{
+        date32(),
+        {date_argument(name, 0, types[0]), castable ? int32() : int_argument(name, 1, months)}};
   };
   registry.add(std::make_shared<DateTimeFunction>(
       "date_add", Function::Arity{2, 2}, "The date `days` days after `start`.",
@@ -604,9 +656,9 @@ void register_datetime_functions(FunctionRegistry& registry) {
   registry.add(std::make_shared<DateTimeFunction>(
       "add_months", Function::Arity{2, 2},
       "The date `months` months after `start`, clamped to the end of shorter months.",
-      std::vector<std::string>{"(date, int) -> date"}, date_and_int,
+      std::vector<std::string>{"(date, int) -> date"}, date_and_months,
       [](std::span<const Datum> arguments, const TypePtr& output, ExecContext& context) {
-        const Column<int32_t> days = column_of<int32_t>(arguments[0]);
+        const DaysColumn days(arguments[0], row_count(arguments), context.session_time_zone);
         const Column<int32_t> months = column_of<int32_t>(arguments[1]);
         return map_rows<int32_t>(arguments, output, context,
                                  [&](int64_t i) { return add_months_to_days(days[i], months[i]); });
@@ -615,14 +667,12 @@ void register_datetime_functions(FunctionRegistry& registry) {
       "datediff", Function::Arity{2, 2}, "The number of days from `start` to `end`.",
       std::vector<std::string>{"(date, date) -> int"},
       [](const std::string& name, std::span<const TypePtr> types) {
-        auto as_date = [&](size_t k) {
-          return is_timestamp(types[k]) ? date32() : date_argument(name, k, types[k]);
-        };
-        return Resolution{int32(), {as_date(0), as_date(1)}};
+        return Resolution{int32(),
+                          {date_argument(name, 0, types[0]), date_argument(name, 1, types[1])}};
       },
       [](std::span<const Datum> arguments, const TypePtr& output, ExecContext& context) {
-        const Column<int32_t> end = column_of<int32_t>(arguments[0]);
-        const Column<int32_t> start = column_of<int32_t>(arguments[1]);
+        const DaysColumn end(arguments[0], row_count(arguments), context.session_time_zone);
+        const DaysColumn start(arguments[1], row_count(arguments), context.session_time_zone);
         return map_rows<int32_t>(arguments, output, context, [&](int64_t i) {
           return static_cast<int32_t>(static_cast<uint32_t>(end[i]) -
                                       static_cast<uint32_t>(start[i]));
@@ -648,18 +698,22 @@ void register_datetime_functions(FunctionRegistry& registry) {
       [](std::span<const Datum> arguments, const TypePtr& output, ExecContext& context) {
         const TimeZone& zone = TimeZone::get(context.session_time_zone);
         const int64_t length = row_count(arguments);
-        auto zone_of = [&](const Datum& datum) -> const TimeZone* {
-          return is_date(datum.type()) || is_instant(*datum.type()) ? &zone : nullptr;
+        const MicrosColumn first(arguments[0], length, &zone);
+        const MicrosColumn second(arguments[1], length, &zone);
+        // Spark casts TIMESTAMP_NTZ arguments to TIMESTAMP: wall-clock times in the session zone.
+        auto instant = [&](const Datum& datum, int64_t micros) {
+          if (!is_timestamp(datum.type()) || is_instant(*datum.type())) return micros;
+          const int64_t seconds = floor_div(micros, kMicrosPerSecond);
+          return zone.utc_from_local(seconds) * kMicrosPerSecond +
+                 (micros - seconds * kMicrosPerSecond);
         };
-        const MicrosColumn first(arguments[0], length, zone_of(arguments[0]));
-        const MicrosColumn second(arguments[1], length, zone_of(arguments[1]));
-        const LocalClock clock1(zone_of(arguments[0]));
-        const LocalClock clock2(zone_of(arguments[1]));
         const Datum* round = arguments.size() == 3 ? &arguments[2] : nullptr;
         return map_rows<double>(arguments, output, context, [&](int64_t i) {
           const bool round_off =
               round == nullptr || BooleanArray(round->array()).value(round->is_scalar() ? 0 : i);
-          return months_between_local(clock1.local(first[i]), clock2.local(second[i]), round_off);
+          return months_between_days(day_and_seconds(instant(arguments[0], first[i]), zone),
+                                     day_and_seconds(instant(arguments[1], second[i]), zone),
+                                     round_off);
         });
       }));
 
@@ -686,6 +740,7 @@ void register_datetime_functions(FunctionRegistry& registry) {
                           [](int64_t days) { return static_cast<int32_t>(days); });
         }
         const Datum* format = arguments.size() == 2 ? &arguments[1] : nullptr;
+        const TimeZone& zone = TimeZone::get(context.session_time_zone);
         PatternCache patterns(format);
         return map_valid_rows<int32_t>(arguments, output, context, [&](int64_t i, int32_t* out) {
           const std::string_view text = string_at(value, i);
@@ -696,11 +751,14 @@ void register_datetime_functions(FunctionRegistry& registry) {
             *out = *days;
             return true;
           }
+          // Spark parses a timestamp (the zone or offset in the text wins over the session
+          // zone) and takes its date in the session zone.
           const DateTimePattern& pattern = patterns.at(i);
-          std::optional<int64_t> local = pattern.parse_local(text);
-          if (!local && context.ansi) cannot_parse(text, pattern.pattern(), "try_to_date");
-          if (!local) return false;
-          *out = static_cast<int32_t>(floor_div(*local, kMicrosPerDay));
+          std::optional<int64_t> micros = pattern.parse(text, zone);
+          if (!micros && context.ansi) cannot_parse(text, pattern.pattern(), "try_to_date");
+          if (!micros) return false;
+          *out = static_cast<int32_t>(
+              floor_div(zone.local_from_utc(floor_div(*micros, kMicrosPerSecond)), kSecondsPerDay));
           return true;
         });
       }));
@@ -769,12 +827,11 @@ void register_datetime_functions(FunctionRegistry& registry) {
         const Datum& value = arguments[0];
         const TimeZone& zone = TimeZone::get(context.session_time_zone);
         if (!value.type()->is_string()) {
+          // Spark divides the microseconds as they are (TIMESTAMP_NTZ's too, with no zone),
+          // truncating toward zero.
           const MicrosColumn micros(value, row_count(arguments), &zone);
-          const bool wall_clock = is_timestamp(value.type()) && !is_instant(*value.type());
-          return map_rows<int64_t>(arguments, output, context, [&](int64_t i) {
-            const int64_t seconds = floor_div(micros[i], kMicrosPerSecond);
-            return wall_clock ? zone.utc_from_local(seconds) : seconds;
-          });
+          return map_rows<int64_t>(arguments, output, context,
+                                   [&](int64_t i) { return micros[i] / kMicrosPerSecond; });
         }
         const Datum* format = arguments.size() == 2 ? &arguments[1] : nullptr;
         PatternCache patterns(format);
@@ -784,7 +841,7 @@ void register_datetime_functions(FunctionRegistry& registry) {
           std::optional<int64_t> micros = pattern.parse(text, zone);
           if (!micros && context.ansi) cannot_parse(text, pattern.pattern(), "try_to_timestamp");
           if (!micros) return false;
-          *out = floor_div(*micros, kMicrosPerSecond);
+          *out = *micros / kMicrosPerSecond;
           return true;
         });
       }));
@@ -811,8 +868,9 @@ void register_datetime_functions(FunctionRegistry& registry) {
         const TimeZone& zone = TimeZone::get(context.session_time_zone);
         PatternCache patterns(arguments.size() == 2 ? &arguments[1] : nullptr);
         return map_strings(arguments, context, [&](int64_t i, std::string& out) {
-          int64_t micros;
-          if (__builtin_mul_overflow(seconds[i], kMicrosPerSecond, &micros)) return false;
+          // Spark multiplies the seconds by 10^6 in 64 bits, wrapping on overflow.
+          const int64_t micros = static_cast<int64_t>(static_cast<uint64_t>(seconds[i]) *
+                                                      static_cast<uint64_t>(kMicrosPerSecond));
           patterns.at(i).format(micros, zone, out);
           return true;
         });
@@ -896,9 +954,20 @@ void register_datetime_functions(FunctionRegistry& registry) {
           }
           if (zone == nullptr) {
             *out = truncated;
-          } else {
-            *out = zone->utc_from_local(floor_div(truncated, kMicrosPerSecond)) * kMicrosPerSecond;
+            return true;
           }
+          const int64_t local_seconds = floor_div(truncated, kMicrosPerSecond);
+          if (level == TruncLevel::kMinute || level == TruncLevel::kHour ||
+              level == TruncLevel::kDay) {
+            // ZonedDateTime.truncatedTo keeps the offset when the truncated local time has it
+            // (in an overlap, the later offset may be the one kept).
+            const int32_t offset = zone->offset_at_utc(floor_div(utc, kMicrosPerSecond));
+            if (zone->offset_at_utc(local_seconds - offset) == offset) {
+              *out = (local_seconds - offset) * kMicrosPerSecond;
+              return true;
+            }
+          }
+          *out = zone->utc_from_local(local_seconds) * kMicrosPerSecond;
           return true;
         });
       }));
@@ -910,11 +979,10 @@ void register_datetime_functions(FunctionRegistry& registry) {
       std::vector<std::string>{"(date, string) -> date"},
       [](const std::string& name, std::span<const TypePtr> types) {
         return Resolution{date32(),
-                          {is_timestamp(types[0]) ? date32() : date_argument(name, 0, types[0]),
-                           string_argument(name, 1, types[1])}};
+                          {date_argument(name, 0, types[0]), string_argument(name, 1, types[1])}};
       },
       [](std::span<const Datum> arguments, const TypePtr& output, ExecContext& context) {
-        const Column<int32_t> days = column_of<int32_t>(arguments[0]);
+        const DaysColumn days(arguments[0], row_count(arguments), context.session_time_zone);
         return map_valid_rows<int32_t>(arguments, output, context, [&](int64_t i, int32_t* out) {
           const TruncLevel level = trunc_level(string_at(arguments[1], i), true);
           if (level == TruncLevel::kInvalid) return false;

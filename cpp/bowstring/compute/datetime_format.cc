@@ -19,6 +19,166 @@ constexpr const char* kDayNames[7] = {"Monday", "Tuesday",  "Wednesday", "Thursd
 constexpr const char* kQuarterNames[4] = {"1st quarter", "2nd quarter", "3rd quarter",
                                           "4th quarter"};
 
+// The names java.time prints for the letters 'z' and 'zzzz' in the zones people use most
+// (its English names are not in the tz database): id, standard short and long, daylight short
+// and long. Other zones print the tz database's abbreviations of their present rules.
+struct ZoneNames {
+  const char* id;
+  const char* standard_short;
+  const char* standard_long;
+  const char* daylight_short;
+  const char* daylight_long;
+};
+constexpr ZoneNames kZoneNames[] = {
+    {"Africa/Cairo", "EET", "Eastern European Standard Time", "EEST",
+     "Eastern European Summer Time"},
+    {"Africa/Johannesburg", "SAST", "South Africa Standard Time", "", ""},
+    {"Africa/Lagos", "WAT", "West Africa Standard Time", "", ""},
+    {"Africa/Nairobi", "EAT", "East Africa Time", "", ""},
+    {"America/Anchorage", "AKST", "Alaska Standard Time", "AKDT", "Alaska Daylight Time"},
+    {"America/Argentina/Buenos_Aires", "ART", "Argentina Standard Time", "", ""},
+    {"America/Bogota", "COT", "Colombia Standard Time", "", ""},
+    {"America/Caracas", "VET", "Venezuela Time", "", ""},
+    {"America/Chicago", "CST", "Central Standard Time", "CDT", "Central Daylight Time"},
+    {"America/Denver", "MST", "Mountain Standard Time", "MDT", "Mountain Daylight Time"},
+    {"America/Halifax", "AST", "Atlantic Standard Time", "ADT", "Atlantic Daylight Time"},
+    {"America/Havana", "CST", "Cuba Standard Time", "CDT", "Cuba Daylight Time"},
+    {"America/La_Paz", "BOT", "Bolivia Time", "", ""},
+    {"America/Lima", "PET", "Peru Standard Time", "", ""},
+    {"America/Los_Angeles", "PST", "Pacific Standard Time", "PDT", "Pacific Daylight Time"},
+    {"America/Mexico_City", "CST", "Central Standard Time", "", ""},
+    {"America/Montevideo", "UYT", "Uruguay Standard Time", "", ""},
+    {"America/New_York", "EST", "Eastern Standard Time", "EDT", "Eastern Daylight Time"},
+    {"America/Phoenix", "MST", "Mountain Standard Time", "", ""},
+    {"America/Santiago", "CLT", "Chile Standard Time", "CLST", "Chile Summer Time"},
+    {"America/Sao_Paulo", "BRT", "Brasilia Standard Time", "", ""},
+    {"America/St_Johns", "NST", "Newfoundland Standard Time", "NDT", "Newfoundland Daylight Time"},
+    {"America/Toronto", "EST", "Eastern Standard Time", "EDT", "Eastern Daylight Time"},
+    {"America/Vancouver", "PST", "Pacific Standard Time", "PDT", "Pacific Daylight Time"},
+    {"Asia/Almaty", "ALMT", "East Kazakhstan Time", "", ""},
+    {"Asia/Baghdad", "AST", "Arabian Standard Time", "", ""},
+    {"Asia/Bangkok", "ICT", "Indochina Time", "", ""},
+    {"Asia/Calcutta", "IST", "India Standard Time", "IDT", "India Daylight Time"},
+    {"Asia/Colombo", "IST", "India Standard Time", "", ""},
+    {"Asia/Dhaka", "BDT", "Bangladesh Standard Time", "", ""},
+    {"Asia/Dubai", "GST", "Gulf Standard Time", "", ""},
+    {"Asia/Ho_Chi_Minh", "ICT", "Indochina Time", "", ""},
+    {"Asia/Hong_Kong", "HKT", "Hong Kong Standard Time", "", ""},
+    {"Asia/Jakarta", "WIB", "Western Indonesia Time", "", ""},
+    {"Asia/Jerusalem", "IST", "Israel Standard Time", "IDT", "Israel Daylight Time"},
+    {"Asia/Kabul", "AFT", "Afghanistan Time", "", ""},
+    {"Asia/Karachi", "PKT", "Pakistan Standard Time", "", ""},
+    {"Asia/Kathmandu", "NPT", "Nepal Time", "", ""},
+    {"Asia/Kolkata", "IST", "India Standard Time", "IDT", "India Daylight Time"},
+    {"Asia/Kuala_Lumpur", "MYT", "Malaysia Time", "", ""},
+    {"Asia/Manila", "PST", "Philippine Standard Time", "", ""},
+    {"Asia/Riyadh", "AST", "Arabian Standard Time", "", ""},
+    {"Asia/Seoul", "KST", "Korean Standard Time", "", ""},
+    {"Asia/Shanghai", "CST", "China Standard Time", "CDT", "China Daylight Time"},
+    {"Asia/Singapore", "SGT", "Singapore Standard Time", "", ""},
+    {"Asia/Taipei", "CST", "Taipei Standard Time", "", ""},
+    {"Asia/Tashkent", "UZT", "Uzbekistan Standard Time", "", ""},
+    {"Asia/Tehran", "IRST", "Iran Standard Time", "", ""},
+    {"Asia/Tokyo", "JST", "Japan Standard Time", "", ""},
+    {"Asia/Yangon", "MMT", "Myanmar Time", "", ""},
+    {"Atlantic/Reykjavik", "GMT", "Greenwich Mean Time", "", ""},
+    {"Australia/Adelaide", "ACST", "Australian Central Standard Time", "ACDT",
+     "Australian Central Daylight Time"},
+    {"Australia/Brisbane", "AEST", "Australian Eastern Standard Time", "", ""},
+    {"Australia/Darwin", "ACST", "Australian Central Standard Time", "", ""},
+    {"Australia/Hobart", "AEST", "Australian Eastern Standard Time", "AEDT",
+     "Australian Eastern Daylight Time"},
+    {"Australia/Lord_Howe", "LHST", "Lord Howe Standard Time", "LHDT", "Lord Howe Daylight Time"},
+    {"Australia/Melbourne", "AEST", "Australian Eastern Standard Time", "AEDT",
+     "Australian Eastern Daylight Time"},
+    {"Australia/Perth", "AWST", "Australian Western Standard Time", "", ""},
+    {"Australia/Sydney", "AEST", "Australian Eastern Standard Time", "AEDT",
+     "Australian Eastern Daylight Time"},
+    {"Etc/UTC", "UTC", "Coordinated Universal Time", "", ""},
+    {"Europe/Amsterdam", "CET", "Central European Standard Time", "CEST",
+     "Central European Summer Time"},
+    {"Europe/Athens", "EET", "Eastern European Standard Time", "EEST",
+     "Eastern European Summer Time"},
+    {"Europe/Berlin", "CET", "Central European Standard Time", "CEST",
+     "Central European Summer Time"},
+    {"Europe/Brussels", "CET", "Central European Standard Time", "CEST",
+     "Central European Summer Time"},
+    {"Europe/Bucharest", "EET", "Eastern European Standard Time", "EEST",
+     "Eastern European Summer Time"},
+    {"Europe/Budapest", "CET", "Central European Standard Time", "CEST",
+     "Central European Summer Time"},
+    {"Europe/Copenhagen", "CET", "Central European Standard Time", "CEST",
+     "Central European Summer Time"},
+    {"Europe/Dublin", "GMT", "Greenwich Mean Time", "IST", "Irish Standard Time"},
+    {"Europe/Helsinki", "EET", "Eastern European Standard Time", "EEST",
+     "Eastern European Summer Time"},
+    {"Europe/Istanbul", "TRT", "Turkey Time", "", ""},
+    {"Europe/Kiev", "EET", "Eastern European Standard Time", "EEST",
+     "Eastern European Summer Time"},
+    {"Europe/Kyiv", "EET", "Eastern European Standard Time", "EEST",
+     "Eastern European Summer Time"},
+    {"Europe/Lisbon", "WET", "Western European Standard Time", "WEST",
+     "Western European Summer Time"},
+    {"Europe/London", "GMT", "Greenwich Mean Time", "BST", "British Summer Time"},
+    {"Europe/Madrid", "CET", "Central European Standard Time", "CEST",
+     "Central European Summer Time"},
+    {"Europe/Minsk", "MSK", "Moscow Standard Time", "", ""},
+    {"Europe/Moscow", "MSK", "Moscow Standard Time", "", ""},
+    {"Europe/Oslo", "CET", "Central European Standard Time", "CEST",
+     "Central European Summer Time"},
+    {"Europe/Paris", "CET", "Central European Standard Time", "CEST",
+     "Central European Summer Time"},
+    {"Europe/Prague", "CET", "Central European Standard Time", "CEST",
+     "Central European Summer Time"},
+    {"Europe/Rome", "CET", "Central European Standard Time", "CEST",
+     "Central European Summer Time"},
+    {"Europe/Stockholm", "CET", "Central European Standard Time", "CEST",
+     "Central European Summer Time"},
+    {"Europe/Vienna", "CET", "Central European Standard Time", "CEST",
+     "Central European Summer Time"},
+    {"Europe/Warsaw", "CET", "Central European Standard Time", "CEST",
+     "Central European Summer Time"},
+    {"Europe/Zurich", "CET", "Central European Standard Time", "CEST",
+     "Central European Summer Time"},
+    {"GMT", "GMT", "Greenwich Mean Time", "", ""},
+    {"Pacific/Auckland", "NZST", "New Zealand Standard Time", "NZDT", "New Zealand Daylight Time"},
+    {"Pacific/Fiji", "FJT", "Fiji Standard Time", "", ""},
+    {"Pacific/Guam", "ChST", "Chamorro Standard Time", "", ""},
+    {"Pacific/Honolulu", "HST", "Hawaii-Aleutian Standard Time", "", ""},
+    {"UTC", "UTC", "Coordinated Universal Time", "", ""},
+};
+
+const ZoneNames* zone_names(std::string_view id) {
+  for (const ZoneNames& names : kZoneNames) {
+    if (id == names.id) return &names;
+  }
+  return nullptr;
+}
+
+// The zone's name at the instant as 'z' (short) or 'zzzz' (long) prints it: the standard or
+// daylight saving name by whether saving time is in effect, whatever the tz database called
+// the local time then (java.time calls the local mean time of 1883 in Los Angeles "PST").
+void append_zone_name(std::string& out, const TimeZone& zone, int64_t utc_seconds, bool full) {
+  if (zone.is_fixed()) {
+    const ZoneNames* names = zone_names(zone.id());
+    out += names == nullptr ? zone.abbreviation_at_utc(utc_seconds)
+                            : std::string_view(full ? names->standard_long : names->standard_short);
+    return;
+  }
+  const bool daylight = zone.is_daylight_at_utc(utc_seconds);
+  if (const ZoneNames* names = zone_names(zone.id())) {
+    const char* name = daylight ? (full ? names->daylight_long : names->daylight_short)
+                                : (full ? names->standard_long : names->standard_short);
+    if (*name != '\0') {
+      out += name;
+      return;
+    }
+  }
+  const std::string_view name =
+      daylight ? zone.daylight_abbreviation() : zone.standard_abbreviation();
+  out += name.empty() ? zone.abbreviation_at_utc(utc_seconds) : name;
+}
+
 bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
@@ -28,6 +188,20 @@ char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c
     const char* condition = "INVALID_DATETIME_PATTERN.ILLEGAL_CHARACTER") {
   throw IllegalArgumentError(
       condition, "Invalid datetime pattern '" + std::string(pattern) + "': " + std::string(why));
+}
+
+// Spark reports a pattern it rejects as "different since Spark 3.0" when the pattern was valid
+// for the formatter of Spark 2 (java.text.SimpleDateFormat, whose letters are these, any other
+// character standing for itself).
+bool legacy_letter(char c) { return std::strchr("GyYMLwWDdFEuaHkKhmsSzZX", c) != nullptr; }
+
+[[noreturn]] void unrecognized_pattern(std::string_view pattern, std::string_view why) {
+  throw IllegalArgumentError(
+      "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION",
+      "You may get a different result due to the upgrading to Spark >= 3.0: Fail to recognize '" +
+          std::string(pattern) + "' pattern in the DateTimeFormatter (" + std::string(why) +
+          "). You can form a valid datetime pattern with the guide from "
+          "'https://spark.apache.org/docs/latest/sql-ref-datetime-pattern.html'.");
 }
 
 void append_number(std::string& out, int64_t value, int width) {
@@ -105,8 +279,6 @@ bool is_numeric_item(const DateTimePattern::Item& item) {
       return true;
     case 'M':
     case 'L':
-    case 'Q':
-    case 'q':
       return item.count <= 2;
     default:
       return false;
@@ -144,6 +316,7 @@ struct DateTimePattern::Parsed {
 
 DateTimePattern::DateTimePattern(std::string_view pattern) : pattern_(pattern) {
   size_t i = 0;
+  int optional_depth = 0;
   while (i < pattern.size()) {
     const char c = pattern[i];
     if (c == '\'') {
@@ -174,35 +347,55 @@ DateTimePattern::DateTimePattern(std::string_view pattern) : pattern_(pattern) {
       continue;
     }
     if (!is_letter(c)) {
-      if (c == '[' || c == ']' || c == '{' || c == '}' || c == '#') {
-        invalid_pattern(pattern, std::string("'") + c + "' is reserved");
+      if (c == '{' || c == '}' || c == '#') {
+        unrecognized_pattern(pattern, std::string("'") + c + "' is reserved");
       }
-      items_.push_back({0, 1, std::string(1, c)});
+      if (c == '[') {
+        // An optional section: printed in full, skipped when parsing fails inside it.
+        ++optional_depth;
+        items_.push_back({'[', 1, {}});
+      } else if (c == ']') {
+        if (optional_depth == 0) {
+          unrecognized_pattern(pattern, "']' without a previous '['");
+        }
+        --optional_depth;
+        items_.push_back({']', 1, {}});
+      } else {
+        items_.push_back({0, 1, std::string(1, c)});
+      }
       ++i;
       continue;
     }
     size_t j = i;
     while (j < pattern.size() && pattern[j] == c) ++j;
     const int count = static_cast<int>(j - i);
-    auto too_many = [&](int most) {
+    // Too many letters: a pattern Spark 2 accepted ('X' only up to three letters there) or,
+    // for the others, `condition`.
+    auto too_many = [&](int most,
+                        const char* condition = "INVALID_DATETIME_PATTERN.WITH_SUGGESTION") {
       if (count > most) {
-        invalid_pattern(pattern,
-                        "too many pattern letters: " + std::string(pattern.substr(i, j - i)));
+        const std::string why =
+            "too many pattern letters: " + std::string(pattern.substr(i, j - i));
+        if (legacy_letter(c) && c != 'X') unrecognized_pattern(pattern, why);
+        invalid_pattern(pattern, why, condition);
       }
     };
     switch (c) {
       case 'G':
-        too_many(5);
+      case 'M':
+      case 'L':
+      case 'E':
+        // Spark rejects the narrow text forms (five letters), which Spark 2 printed in full.
+        too_many(4);
         break;
       case 'y':
       case 'D':
-        too_many(c == 'D' ? 3 : 10);
+        // Years of more than six digits overflow Spark's range of dates.
+        too_many(c == 'D' ? 3 : 6);
         break;
-      case 'M':
-      case 'L':
       case 'Q':
       case 'q':
-        too_many(5);
+        too_many(4, "INVALID_DATETIME_PATTERN.LENGTH");
         break;
       case 'd':
       case 'H':
@@ -216,21 +409,24 @@ DateTimePattern::DateTimePattern(std::string_view pattern) : pattern_(pattern) {
       case 'S':
         too_many(9);
         break;
-      case 'E':
-        too_many(5);
-        break;
       case 'a':
+      case 'F':
         too_many(1);
         break;
       case 'z':
         too_many(4);
         break;
       case 'V':
-        if (count != 2) invalid_pattern(pattern, "pattern letter count must be 2: V");
+        if (count != 2) {
+          invalid_pattern(pattern, "pattern letter count must be 2: V",
+                          "INVALID_DATETIME_PATTERN.WITH_SUGGESTION");
+        }
         break;
       case 'O':
-        if (count != 1 && count != 4)
-          invalid_pattern(pattern, "pattern letter count must be 1 or 4: O");
+        if (count != 1 && count != 4) {
+          invalid_pattern(pattern, "pattern letter count must be 1 or 4: O",
+                          "INVALID_DATETIME_PATTERN.WITH_SUGGESTION");
+        }
         break;
       case 'X':
       case 'x':
@@ -240,9 +436,13 @@ DateTimePattern::DateTimePattern(std::string_view pattern) : pattern_(pattern) {
       case 'Y':
       case 'w':
       case 'W':
+      case 'u':
+        unrecognized_pattern(pattern,
+                             std::string("all week-based patterns are unsupported since Spark "
+                                         "3.0, detected: ") +
+                                 c);
       case 'e':
       case 'c':
-      case 'u':
         invalid_pattern(pattern,
                         std::string("all week-based patterns are unsupported since Spark 3.0, "
                                     "detected: ") +
@@ -253,6 +453,8 @@ DateTimePattern::DateTimePattern(std::string_view pattern) : pattern_(pattern) {
     }
     items_.push_back({c, count, {}});
     has_era_ = has_era_ || c == 'G';
+    // Spark formats with these letters but refuses to parse with them.
+    if (unparsable_letter_ == 0 && std::strchr("EFqQ", c) != nullptr) unparsable_letter_ = c;
     i = j;
   }
 }
@@ -282,7 +484,8 @@ void DateTimePattern::format(int64_t utc_micros, const TimeZone& zone, std::stri
       case 'y': {
         const int64_t year = has_era_ && date.year <= 0 ? 1 - date.year : date.year;
         if (n == 2) {
-          append_number(out, floor_mod(year, 100), 2);
+          // java.time's reduced printer: the last two digits of the year's magnitude.
+          append_number(out, (year < 0 ? -year : year) % 100, 2);
         } else if (n >= 4 && year > 0 && year >= [](int width) {
                      int64_t limit = 1;
                      for (int k = 0; k < width; ++k) limit *= 10;
@@ -327,6 +530,10 @@ void DateTimePattern::format(int64_t utc_micros, const TimeZone& zone, std::stri
         break;
       case 'D':
         append_number(out, day_of_year(days), n);
+        break;
+      case 'F':
+        // java.time's 'F' prints the aligned day of the week in the month.
+        append_number(out, (date.day - 1) % 7 + 1, n);
         break;
       case 'E': {
         const char* name = kDayNames[iso_day_of_week(days) - 1];
@@ -374,7 +581,7 @@ void DateTimePattern::format(int64_t utc_micros, const TimeZone& zone, std::stri
         out += zone.id();
         break;
       case 'z':
-        out += zone.abbreviation_at_utc(utc_seconds);
+        append_zone_name(out, zone, utc_seconds, n == 4);
         break;
       case 'O':
         append_localized_offset(out, offset, n == 4);
@@ -406,8 +613,22 @@ void DateTimePattern::format(int64_t utc_micros, const TimeZone& zone, std::stri
   }
 }
 
+void DateTimePattern::check_parsable() const {
+  if (unparsable_letter_ == 0) return;
+  const std::string why =
+      std::string("the pattern letter ") + unparsable_letter_ + " cannot be used for parsing";
+  if (unparsable_letter_ == 'E' || unparsable_letter_ == 'F') unrecognized_pattern(pattern_, why);
+  invalid_pattern(pattern_, why);
+}
+
 bool DateTimePattern::parse_fields(std::string_view text, Parsed& parsed) const {
+  check_parsable();
   size_t position = 0;
+  return parse_items(0, items_.size(), text, position, parsed) && position == text.size();
+}
+
+bool DateTimePattern::parse_items(size_t begin, size_t end, std::string_view text, size_t& position,
+                                  Parsed& parsed) const {
   auto read_number = [&](size_t min_digits, size_t max_digits, int64_t* value) {
     size_t count = 0;
     int64_t result = 0;
@@ -421,9 +642,27 @@ bool DateTimePattern::parse_fields(std::string_view text, Parsed& parsed) const 
     *value = result;
     return true;
   };
-  for (size_t index = 0; index < items_.size(); ++index) {
+  for (size_t index = begin; index < end; ++index) {
     const Item& item = items_[index];
     const int n = item.count;
+    if (item.letter == '[') {
+      size_t close = index + 1;
+      for (int depth = 1; close < end; ++close) {
+        if (items_[close].letter == '[') ++depth;
+        if (items_[close].letter == ']' && --depth == 0) break;
+      }
+      // The section counts only when all of it matches; otherwise the text is read on after it.
+      size_t attempt = position;
+      Parsed before = parsed;
+      if (parse_items(index + 1, close, text, attempt, parsed)) {
+        position = attempt;
+      } else {
+        parsed = before;
+      }
+      index = close;
+      continue;
+    }
+    if (item.letter == ']') continue;
     // Digits kept for the fixed-width numbers that follow without a separator ("yyyyMMdd").
     size_t reserved = 0;
     for (size_t next = index + 1; next < items_.size() && is_numeric_item(items_[next]); ++next) {
@@ -472,23 +711,11 @@ bool DateTimePattern::parse_fields(std::string_view text, Parsed& parsed) const 
       }
       case 'M':
       case 'L':
-      case 'Q':
-      case 'q':
         if (n <= 2) {
           if (!read_number(static_cast<size_t>(n), n == 1 ? variable_width(2) : 2, &value)) {
             return false;
           }
-          if (item.letter == 'Q' || item.letter == 'q') {
-            if (value < 1 || value > 4) return false;
-          } else {
-            parsed.month = value;
-          }
-        } else if (item.letter == 'Q' || item.letter == 'q') {
-          if (n != 3 || position + 2 > text.size() || lower(text[position]) != 'q' ||
-              text[position + 1] < '1' || text[position + 1] > '4') {
-            return false;
-          }
-          position += 2;
+          parsed.month = value;
         } else {
           size_t matched = 0;
           for (int m = 0; m < 12 && matched == 0; ++m) {
@@ -500,16 +727,6 @@ bool DateTimePattern::parse_fields(std::string_view text, Parsed& parsed) const 
           position += matched;
         }
         break;
-      case 'E': {
-        size_t matched = 0;
-        for (int d = 0; d < 7 && matched == 0; ++d) {
-          const std::string_view name(kDayNames[d]);
-          matched = match_name(text.substr(position), n <= 3 ? name.substr(0, 3) : name);
-        }
-        if (matched == 0) return false;
-        position += matched;
-        break;
-      }
       case 'a': {
         if (match_name(text.substr(position), "AM") != 0) {
           parsed.pm = 0;
@@ -639,7 +856,7 @@ bool DateTimePattern::parse_fields(std::string_view text, Parsed& parsed) const 
         return false;
     }
   }
-  return position == text.size();
+  return true;
 }
 
 std::optional<int64_t> DateTimePattern::local_micros_of(const Parsed& parsed) const {

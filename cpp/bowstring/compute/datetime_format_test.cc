@@ -51,7 +51,7 @@ TEST(DateTimePattern, Formats) {
 TEST(DateTimePattern, RejectsInvalidPatterns) {
   const std::string week =
       testing::error_message<IllegalArgumentError>([] { DateTimePattern pattern("YYYY"); });
-  EXPECT_NE(week.find("DATETIME_WEEK_BASED_PATTERN"), std::string::npos) << week;
+  EXPECT_NE(week.find("DATETIME_PATTERN_RECOGNITION"), std::string::npos) << week;
   const std::string unknown =
       testing::error_message<IllegalArgumentError>([] { DateTimePattern pattern("A"); });
   EXPECT_NE(unknown.find("INVALID_DATETIME_PATTERN"), std::string::npos) << unknown;
@@ -89,6 +89,100 @@ TEST(DateTimePattern, Parses) {
            {"", "yyyy"}}) {
     EXPECT_EQ(parsed(text, pattern), std::nullopt) << text << " / " << pattern;
   }
+}
+
+// Spark 4's error conditions for the patterns it rejects: DATETIME_PATTERN_RECOGNITION when
+// Spark 2's SimpleDateFormat accepted the pattern, a condition of its own otherwise.
+TEST(DateTimePattern, ErrorConditionsOfRejectedPatterns) {
+  auto condition_of = [](const char* text) {
+    try {
+      DateTimePattern pattern(text);
+    } catch (const IllegalArgumentError& error) {
+      const std::string message = error.what();
+      const size_t open = message.find('[');
+      return message.substr(open + 1, message.find(']') - open - 1);
+    }
+    return std::string("accepted");
+  };
+  for (const char* text :
+       {"MMMMM", "LLLLL", "EEEEE", "GGGGG", "u", "w", "W", "Y", "{yyyy}", "yyyy#", "yyyy]",
+        "yyyyyyy", "ddd", "aa", "zzzzz", "DDDD", "kkk", "SSSSSSSSSS"}) {
+    EXPECT_EQ(condition_of(text),
+              "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION")
+        << text;
+  }
+  EXPECT_EQ(condition_of("QQQQQ"), "INVALID_DATETIME_PATTERN.LENGTH");
+  EXPECT_EQ(condition_of("qqqqq"), "INVALID_DATETIME_PATTERN.LENGTH");
+  EXPECT_EQ(condition_of("e"), "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_WEEK_BASED_PATTERN");
+  EXPECT_EQ(condition_of("c"), "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_WEEK_BASED_PATTERN");
+  EXPECT_EQ(condition_of("B"), "INVALID_DATETIME_PATTERN.ILLEGAL_CHARACTER");
+  EXPECT_EQ(condition_of("VVV"), "INVALID_DATETIME_PATTERN.WITH_SUGGESTION");
+  EXPECT_EQ(condition_of("XXXXXX"), "INVALID_DATETIME_PATTERN.WITH_SUGGESTION");
+  EXPECT_EQ(condition_of("OO"), "INVALID_DATETIME_PATTERN.WITH_SUGGESTION");
+  EXPECT_EQ(condition_of("yyyyyy"), "accepted");
+  EXPECT_EQ(condition_of("[yyyy"), "accepted");
+}
+
+// Spark formats with 'E', 'F', 'q' and 'Q' but refuses to parse with them.
+TEST(DateTimePattern, LettersForFormattingOnly) {
+  EXPECT_EQ(formatted("2020-07-31 00:00:00", "F E"), "3 Fri");
+  EXPECT_EQ(formatted("2020-07-07 00:00:00", "F"), "7");
+  EXPECT_EQ(formatted("2020-07-08 00:00:00", "F"), "1");
+  EXPECT_THROW(DateTimePattern("FF"), IllegalArgumentError);
+  auto parse_error = [](const char* text, const char* pattern) {
+    return testing::error_message<IllegalArgumentError>(
+        [&] { DateTimePattern(pattern).parse(text, TimeZone::utc()); });
+  };
+  const std::string day_name = parse_error("Wed 2020-07-01", "E yyyy-MM-dd");
+  EXPECT_NE(day_name.find("DATETIME_PATTERN_RECOGNITION"), std::string::npos) << day_name;
+  const std::string aligned = parse_error("1 2020-07-01", "F yyyy-MM-dd");
+  EXPECT_NE(aligned.find("DATETIME_PATTERN_RECOGNITION"), std::string::npos) << aligned;
+  const std::string quarter = parse_error("Q3 2020", "QQQ yyyy");
+  EXPECT_NE(quarter.find("INVALID_DATETIME_PATTERN.ILLEGAL_CHARACTER"), std::string::npos)
+      << quarter;
+}
+
+// date_format(make_timestamp(y, 3, 1, 0, 0, 0), 'yy yyy yyyy') in Spark 4.
+TEST(DateTimePattern, TwoDigitYearsOfNegativeYears) {
+  EXPECT_EQ(formatted("-0005-03-01 00:00:00", "yy yyy yyyy"), "05 -005 -0005");
+  EXPECT_EQ(formatted("-0099-03-01 00:00:00", "yy yyy yyyy"), "99 -099 -0099");
+  std::string out;
+  DateTimePattern("yy y").format(int64_t{-4611686018427387904}, TimeZone::utc(), out);
+  EXPECT_EQ(out, "69 -144169");
+}
+
+TEST(DateTimePattern, OptionalSections) {
+  EXPECT_EQ(formatted("2020-07-01 10:00:00", "[yyyy]"), "2020");
+  EXPECT_EQ(formatted("2020-07-01 10:00:00", "yyyy[-MM]"), "2020-07");
+  EXPECT_EQ(formatted("2020-07-01 10:00:00", "[yyyy"), "2020");
+  // to_date(text, pattern) in Spark 4.
+  EXPECT_EQ(parsed("2020", "yyyy[-MM]"), "2020-01-01 00:00:00");
+  EXPECT_EQ(parsed("2020-05", "yyyy[-MM]"), "2020-05-01 00:00:00");
+  EXPECT_EQ(parsed("2020-05", "yyyy[-MM][-dd]"), "2020-05-01 00:00:00");
+  EXPECT_EQ(parsed("2020-05-07", "yyyy[-MM[-dd]]"), "2020-05-07 00:00:00");
+  EXPECT_EQ(parsed("2020-05x", "yyyy[-MM]"), std::nullopt);
+}
+
+// Java prints a zone's standard or daylight name whatever the local time was then called: the
+// local mean time of 1883 in Los Angeles is "PST". Values from Spark 4's date_format(ts,
+// 'z|zzzz').
+TEST(DateTimePattern, ZoneNamesAsJavaPrintsThem) {
+  auto names = [](int64_t seconds, const char* zone) {
+    std::string out;
+    DateTimePattern("z|zzzz").format(seconds * 1000000, TimeZone::get(zone), out);
+    return out;
+  };
+  EXPECT_EQ(names(-2717643600, "America/Los_Angeles"), "PST|Pacific Standard Time");
+  EXPECT_EQ(names(1690000000, "America/Los_Angeles"), "PDT|Pacific Daylight Time");
+  EXPECT_EQ(names(-2717643600, "Asia/Kolkata"), "IST|India Standard Time");
+  EXPECT_EQ(names(-880000000, "Asia/Kolkata"), "IDT|India Daylight Time");
+  EXPECT_EQ(names(-2717643600, "Europe/Berlin"), "CET|Central European Standard Time");
+  EXPECT_EQ(names(1690000000, "Europe/Dublin"), "IST|Irish Standard Time");
+  EXPECT_EQ(names(1700000000, "Europe/Dublin"), "GMT|Greenwich Mean Time");
+  EXPECT_EQ(names(1700000000, "Australia/Lord_Howe"), "LHDT|Lord Howe Daylight Time");
+  EXPECT_EQ(names(1700000000, "Asia/Dubai"), "GST|Gulf Standard Time");
+  EXPECT_EQ(names(1700000000, "UTC"), "UTC|Coordinated Universal Time");
+  EXPECT_EQ(names(1700000000, "+05:30"), "+05:30|+05:30");
 }
 
 TEST(DateTimePattern, ParsesInTheZone) {

@@ -263,7 +263,8 @@ std::optional<int64_t> parse_timestamp(std::string_view text, const TimeZone& se
 
 std::optional<int64_t> parse_timestamp_ntz(std::string_view text, int64_t statement_time_us) {
   std::optional<TimestampParts> parts = split_timestamp(text);
-  if (!parts) return std::nullopt;
+  // Spark's stringToTimestampWithoutTimeZone finds a time without a date malformed.
+  if (!parts || parts->just_time) return std::nullopt;
   if (parts->has_zone && TimeZone::find(trim_all(parts->zone)) == nullptr) return std::nullopt;
   return timestamp_from_parts(*parts, nullptr, statement_time_us);
 }

@@ -27,7 +27,8 @@ std::optional<int32_t> parse_date(std::string_view text);
 std::optional<int64_t> parse_timestamp(std::string_view text, const TimeZone& session_zone,
                                        int64_t statement_time_us = 0);
 
-/// `CAST(text AS TIMESTAMP_NTZ)`: the same forms, any zone in the text being ignored.
+/// `CAST(text AS TIMESTAMP_NTZ)`: the same forms, any zone in the text being ignored, except a
+/// time alone, which Spark finds malformed here (`statement_time_us` is never needed).
 std::optional<int64_t> parse_timestamp_ntz(std::string_view text, int64_t statement_time_us = 0);
 
 /// Longest text the formatters below write.

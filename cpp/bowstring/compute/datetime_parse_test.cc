@@ -98,6 +98,10 @@ TEST(DateTimeParse, TimestampNtzIgnoresZones) {
   EXPECT_EQ(ntz("2024-01-01 12:30:00.5 UTC"), "2024-01-01 12:30:00.5");
   EXPECT_EQ(ntz("1969-12-31 23:59:59.999999"), "1969-12-31 23:59:59.999999");
   EXPECT_EQ(ntz("2024-01-01 12:30:00 Mars"), std::nullopt);
+  // CAST('01:36' AS TIMESTAMP_NTZ) raises CAST_INVALID_INPUT in Spark 4 (a TIMESTAMP takes the
+  // current date instead).
+  EXPECT_EQ(ntz("01:36"), std::nullopt);
+  EXPECT_EQ(ntz("T10:11:12"), std::nullopt);
 }
 
 TEST(DateTimeParse, DateForms) {

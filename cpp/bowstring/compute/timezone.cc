@@ -658,6 +658,41 @@ int64_t TimeZone::utc_from_local(int64_t local_seconds) const {
   return local_seconds - earlier;
 }
 
+// A rule whose saving time has the smaller offset (tz data's negative saving) names winter
+// the saving time, where java.time sees summer as daylight saving time.
+static bool negative_saving(bool has_rule, const TimeZone::Rule& rule,
+                            const std::vector<TimeZone::LocalType>& types) {
+  return has_rule && types[rule.dst_type].offset < types[rule.std_type].offset;
+}
+
+bool TimeZone::is_daylight_at_utc(int64_t utc_seconds) const {
+  if (is_fixed()) return false;
+  const LocalType& type = types_[type_at_utc(utc_seconds)];
+  return type.is_dst != negative_saving(has_rule_, rule_, types_);
+}
+
+std::string_view TimeZone::standard_abbreviation() const {
+  if (has_rule_) {
+    const bool negative = negative_saving(has_rule_, rule_, types_);
+    return types_[negative ? rule_.dst_type : rule_.std_type].abbreviation;
+  }
+  for (auto it = transitions_.rbegin(); it != transitions_.rend(); ++it) {
+    if (!types_[it->type].is_dst) return types_[it->type].abbreviation;
+  }
+  return types_[0].abbreviation;
+}
+
+std::string_view TimeZone::daylight_abbreviation() const {
+  if (has_rule_) {
+    const bool negative = negative_saving(has_rule_, rule_, types_);
+    return types_[negative ? rule_.std_type : rule_.dst_type].abbreviation;
+  }
+  for (auto it = transitions_.rbegin(); it != transitions_.rend(); ++it) {
+    if (types_[it->type].is_dst) return types_[it->type].abbreviation;
+  }
+  return {};
+}
+
 std::string_view TimeZone::abbreviation_at_utc(int64_t utc_seconds) const {
   if (is_fixed() && transitions_.empty() && types_.size() == 1) {
     return types_[0].abbreviation;

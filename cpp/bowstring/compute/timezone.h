@@ -51,6 +51,14 @@ class TimeZone {
   /// The zone's abbreviation at the instant ("EST", "BST", "+0530"); for fixed offsets their
   /// normalized id ("+02:00", "UTC", "Z").
   std::string_view abbreviation_at_utc(int64_t utc_seconds) const;
+  /// Whether daylight saving time is in effect at the instant as java.time sees it (the
+  /// offset differs from the standard one), also for zones whose tz data flags winter time as
+  /// the saving time (a negative saving, as Europe/Dublin's).
+  bool is_daylight_at_utc(int64_t utc_seconds) const;
+  /// The abbreviations of the zone's present standard and daylight saving time ("PST",
+  /// "PDT"); the daylight one is empty when the zone never observed daylight saving time.
+  std::string_view standard_abbreviation() const;
+  std::string_view daylight_abbreviation() const;
   /// The normalized id as Java prints it: "America/New_York", "+02:00", "Z", "UTC+08:00".
   const std::string& id() const { return id_; }
 
