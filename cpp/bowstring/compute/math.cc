@@ -591,34 +591,9 @@ class ExtremumFunction final : public ScalarFunction {
     return {common, std::vector<TypePtr>(arguments.size(), common)};
   }
 
-  Datum execute(std::span<const Datum> arguments, const FunctionOptions& /*options*/,
-                ExecContext& context) const override {
-    const TypePtr& type = arguments[0].type();
-    const int64_t length = result_length(arguments);
-    switch (type->id()) {
-      case TypeId::kNull:
-        return null_result(type, arguments, context);
-      case TypeId::kBoolean:
-        return extremum_boolean(arguments, length, context);
-      case TypeId::kDate32:
-        return extremum<int32_t>(arguments, length, context);
-      case TypeId::kTimestamp:
-        return extremum<int64_t>(arguments, length, context);
-      case TypeId::kString:
-      case TypeId::kBinary:
-        return extremum_bytes<StringArray>(arguments, length, context);
-      case TypeId::kLargeString:
-      case TypeId::kLargeBinary:
-        return extremum_bytes<LargeStringArray>(arguments, length, context);
-      case TypeId::kStringView:
-      case TypeId::kBinaryView:
-        return extremum_bytes<StringViewArray>(arguments, length, context);
-      default:
-        return visit_numeric(*type, [&](auto zero) -> Datum {
-          return extremum<decltype(zero)>(arguments, length, context);
-        });
-    }
-  }
+  // Defined after the class, where clang sees every member template it instantiates.
+  Datum execute(std::span<const Datum> arguments, const FunctionOptions& options,
+                ExecContext& context) const override;
 
  private:
   template <typename T>
@@ -743,6 +718,35 @@ class ExtremumFunction final : public ScalarFunction {
 
   bool greatest_;
 };
+
+Datum ExtremumFunction::execute(std::span<const Datum> arguments,
+                                const FunctionOptions& /*options*/, ExecContext& context) const {
+  const TypePtr& type = arguments[0].type();
+  const int64_t length = result_length(arguments);
+  switch (type->id()) {
+    case TypeId::kNull:
+      return null_result(type, arguments, context);
+    case TypeId::kBoolean:
+      return extremum_boolean(arguments, length, context);
+    case TypeId::kDate32:
+      return extremum<int32_t>(arguments, length, context);
+    case TypeId::kTimestamp:
+      return extremum<int64_t>(arguments, length, context);
+    case TypeId::kString:
+    case TypeId::kBinary:
+      return extremum_bytes<StringArray>(arguments, length, context);
+    case TypeId::kLargeString:
+    case TypeId::kLargeBinary:
+      return extremum_bytes<LargeStringArray>(arguments, length, context);
+    case TypeId::kStringView:
+    case TypeId::kBinaryView:
+      return extremum_bytes<StringViewArray>(arguments, length, context);
+    default:
+      return visit_numeric(*type, [&](auto zero) -> Datum {
+        return extremum<decltype(zero)>(arguments, length, context);
+      });
+  }
+}
 
 // --- element functions ----------------------------------------------------------------------
 
