@@ -936,7 +936,7 @@ Array cast_to_decimal(const CastState& state) {
     case Family::kTimestamp:
     case Family::kTimestampNtz: {
       // Spark goes through the double and its shortest text (Scala's BigDecimal(double)), so
-      // 0.1 is 0.1 exactly; a float is widened to double first. NaN and infinities give null
+      // 0.1 is 0.1 exactly; a float is first widened into a double. NaN and infinities give null
       // even in ANSI mode, as Spark does.
       const TypeId id = input.type->id();
       const void* raw = input.buffers[1]->data();

@@ -155,14 +155,14 @@ namespace {
 
 Datum cast_argument(const Datum& argument, const TypePtr& to, ExecContext& context,
                     const FunctionRegistry& registry) {
-  const Function* cast = registry.find("cast");
-  if (cast == nullptr || cast->kind() != Function::Kind::kScalar) {
-    throw NotImplemented("cannot cast " + spark_type_name(*argument.type()) + " to " +
-                         spark_type_name(*to) + ": the registry has no cast function");
+  // A registry without a cast function reports it as any unknown routine.
+  const Function& cast = registry.get("cast");
+  if (cast.kind() != Function::Kind::kScalar) {
+    throw InvalidArgument("the registry's `cast` is not a scalar function");
   }
   const FunctionOptions options{{"to", to}};
   const Datum arguments[] = {argument};
-  return static_cast<const ScalarFunction&>(*cast).execute(arguments, options, context);
+  return static_cast<const ScalarFunction&>(cast).execute(arguments, options, context);
 }
 
 // Rows go through in batches so that the group ids (all 0) stay small and in cache.

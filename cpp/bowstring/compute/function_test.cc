@@ -170,6 +170,15 @@ TEST(FunctionCallTest, AppliesImplicitCastsAndBroadcastsScalars) {
   EXPECT_TRUE(result.array().equals(make_array<int64_t>({std::nullopt, 13, 14})));
 }
 
+TEST(FunctionCallTest, ImplicitCastsNeedTheRegistrysCast) {
+  FunctionRegistry registry;
+  registry.add(std::make_shared<AddInt64>());
+  const Datum arguments[] = {Datum(make_array<int32_t>({1})), Datum(make_array<int64_t>({2}))};
+  const std::string message =
+      error_message<AnalysisError>([&] { call("add_int64", arguments, {}, nullptr, registry); });
+  EXPECT_EQ(message.rfind("[UNRESOLVED_ROUTINE] Cannot resolve routine `cast`", 0), 0u) << message;
+}
+
 TEST(FunctionCallTest, ScalarArgumentsGiveAScalar) {
   const FunctionRegistry registry = test_registry();
   const Datum arguments[] = {Datum::scalar(make_array<int64_t>({2})), Datum::null_scalar(int64())};

@@ -37,7 +37,7 @@ constexpr FailurePolicy kNullOnFailure{OnFailure::kNull, OnFailure::kNull};
 
 // --- functions of doubles -----------------------------------------------------------------
 
-// NUMERIC, STRING (cast to DOUBLE as Spark's implicit casts do) and NULL.
+// NUMERIC, STRING (made a DOUBLE by Spark's implicit casts) and NULL.
 void check_numeric(const std::string& function, const TypePtr& type) {
   const SparkType spark = spark_type_of(*type);
   if (!is_numeric(spark) && spark != SparkType::kString && spark != SparkType::kNull) {
