@@ -386,6 +386,152 @@ Status integral_divide(int128 a, int32_t sa, int128 b, int32_t sb, int128* out) 
   return signed_result(quotient, (a < 0) != (b < 0), out);
 }
 
+int128 round_for_negation(int128 value, int32_t* dropped) {
+  *dropped = 0;
+  const uint128 m = magnitude(value);
+  if (m < pow10(kNegationDigits)) {
+    return value;
+  }
+  int digits = kNegationDigits + 1;
+  while (digits <= kMaxPrecision && m >= pow10(digits)) {
+    ++digits;
+  }
+  int32_t drop = digits - kNegationDigits;
+  const uint128 divisor = pow10(drop);
+  uint128 kept = m / divisor;
+  const uint128 rest = m % divisor;
+  const uint128 half = divisor / 2;
+  if (rest > half || (rest == half && (kept & 1) != 0)) {
+    ++kept;
+  }
+  if (kept == pow10(kNegationDigits)) {
+    kept /= 10;
+    ++drop;
+  }
+  *dropped = drop;
+  // kept * 10^drop is at most 10^39 / 10 * 10, within 128 bits.
+  const auto rounded = static_cast<int128>(kept * pow10(drop));
+  return value < 0 ? -rounded : rounded;
+}
+
+namespace {
+
+// Decimal digits of a 256-bit magnitude.
+std::string digits_of(U256 value) {
+  std::string digits;
+  do {
+    uint64_t chunk = 0;
+    value = divide_small(value, static_cast<uint64_t>(pow10(19)), &chunk);
+    for (int i = 0; i < 19; ++i) {
+      digits.push_back(static_cast<char>('0' + chunk % 10));
+      chunk /= 10;
+    }
+  } while (!value.is_zero());
+  while (digits.size() > 1 && digits.back() == '0') {
+    digits.pop_back();
+  }
+  return {digits.rbegin(), digits.rend()};
+}
+
+// A signed magnitude at `scale` in plain notation (a negative scale adds zeros).
+std::string plain_string(const U256& value, bool negative, int32_t scale) {
+  std::string digits = digits_of(value);
+  if (scale < 0) {
+    if (digits != "0") {
+      digits.append(static_cast<size_t>(-scale), '0');
+    }
+    scale = 0;
+  }
+  std::string text;
+  if (negative && digits.find_first_not_of('0') != std::string::npos) {
+    text.push_back('-');
+  }
+  const auto fraction = static_cast<size_t>(scale);
+  std::string padded(digits.size() <= fraction ? fraction + 1 - digits.size() : 0, '0');
+  padded.append(digits);
+  const size_t integer = padded.size() - fraction;
+  text.append(padded, 0, integer);
+  if (fraction > 0) {
+    text.push_back('.');
+    text.append(padded, integer, std::string::npos);
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string java_string(int128 unscaled, int32_t scale) {
+  const std::string digits = digits_of(U256::from(magnitude(unscaled)));
+  const int64_t adjusted = static_cast<int64_t>(digits.size()) - 1 - scale;
+  if (scale >= 0 && adjusted >= -6) {
+    return plain_string(U256::from(magnitude(unscaled)), unscaled < 0, scale);
+  }
+  std::string text;
+  if (unscaled < 0) {
+    text.push_back('-');
+  }
+  text.push_back(digits[0]);
+  if (digits.size() > 1) {
+    text.push_back('.');
+    text.append(digits, 1);
+  }
+  text.append(adjusted > 0 ? "E+" : "E");
+  text.append(std::to_string(adjusted));
+  return text;
+}
+
+std::string overflowed_value(Operation op, int128 a, int32_t sa, int128 b, int32_t sb,
+                             int32_t scale) {
+  const U256 ma = U256::from(magnitude(a));
+  const U256 mb = U256::from(magnitude(b));
+  const bool negative_a = a < 0;
+  const bool negative_b = (b < 0) != (op == Operation::kSubtract);
+  switch (op) {
+    case Operation::kAdd:
+    case Operation::kSubtract: {
+      const int32_t common = std::max(sa, sb);
+      const U256 xa = multiply_pow10(ma, common - sa);
+      const U256 xb = multiply_pow10(mb, common - sb);
+      if (negative_a == negative_b) {
+        return plain_string(add_limbs(xa, xb), negative_a, common);
+      }
+      return less(xa, xb) ? plain_string(subtract_limbs(xb, xa), negative_b, common)
+                          : plain_string(subtract_limbs(xa, xb), negative_a, common);
+    }
+    case Operation::kMultiply: {
+      U256 product = multiply_128(ma.low_128(), mb.low_128());
+      int32_t product_scale = sa + sb;
+      const int digits = digit_count(product);
+      if (digits > kMaxPrecision + 1) {
+        product = divide_pow10(product, digits - kMaxPrecision - 1);
+        product_scale -= digits - kMaxPrecision - 1;
+      }
+      return plain_string(product, negative_a != (b < 0), product_scale);
+    }
+    case Operation::kDivide: {
+      const int32_t shift = scale - sa + sb + 1;
+      if (b == 0 || shift < 0 || shift > 2 * kMaxPrecision ||
+          digit_count(ma) + shift > 2 * kMaxPrecision) {
+        return "";
+      }
+      uint128 rest = 0;
+      const U256 quotient = divide_wide(multiply_pow10(ma, shift), mb.low_128(), &rest);
+      return plain_string(divide_pow10_half_up(quotient, 1), negative_a != (b < 0), scale);
+    }
+    case Operation::kIntegralDivide: {
+      const int32_t common = std::max(sa, sb);
+      const U256 xa = multiply_pow10(ma, common - sa);
+      const U256 xb = multiply_pow10(mb, common - sb);
+      if (b == 0 || !xb.fits_128()) {
+        return "";
+      }
+      uint128 rest = 0;
+      return plain_string(divide_wide(xa, xb.low_128(), &rest), negative_a != (b < 0), 0);
+    }
+  }
+  return "";
+}
+
 std::string to_string(int128 value, int32_t scale) {
   uint128 rest = magnitude(value);
   std::string digits;
