@@ -472,12 +472,13 @@ class FloorCeilFunction final : public ScalarFunction {
       if (spark_type_of(*arguments[1]) != SparkType::kInt) {
         raise_non_foldable_scale(name());
       }
-      const TypePtr decimal = type == SparkType::kNull || type == SparkType::kString
-                                  ? decimal128(30, 15)
-                                  : *decimal_for(arguments[0]);
+      // The value becomes a decimal in `execute`, after the scale is known to be a constant:
+      // Spark refuses a column scale before looking at any value.
+      const bool numeric = is_numeric(type);
+      const TypePtr decimal = numeric ? *decimal_for(arguments[0]) : decimal128(30, 15);
       return {
           rounded_decimal_type(type_cast<DecimalType>(*decimal), rounding_scale_for_types(options)),
-          {decimal, int32()}};
+          {numeric ? spark_storage_type(arguments[0]) : decimal, int32()}};
     }
     if (type == SparkType::kDecimal) {
       const TypePtr storage = spark_storage_type(arguments[0]);
@@ -497,11 +498,19 @@ class FloorCeilFunction final : public ScalarFunction {
     const Rounding mode = mode_;
     const std::string& function = name();
     if (arguments.size() == 2) {
-      const Datum inputs[] = {value};
-      if (arguments[1].scalar_is_null()) {
-        return null_result(value.type(), inputs, context);
+      if (!arguments[1].is_scalar()) {
+        raise_non_foldable_scale(function);
       }
-      return round_decimal(value, rounding_scale(arguments, options, name()), mode, function,
+      // Spark rounds DecimalType.forType of the value.
+      const Datum decimal = value.type()->id() == TypeId::kDecimal128
+                                ? value
+                                : call("cast", std::vector<Datum>{value},
+                                       {{"to", *decimal_for(value.type())}}, &context);
+      const Datum inputs[] = {decimal};
+      if (arguments[1].scalar_is_null()) {
+        return null_result(decimal.type(), inputs, context);
+      }
+      return round_decimal(decimal, rounding_scale(arguments, options, name()), mode, function,
                            context);
     }
     switch (value.type()->id()) {

@@ -143,6 +143,12 @@ TEST(Math, ScaleMustBeAConstant) {
             "foldable expression of the type \"INT\", but the actual argument is a non-foldable.");
   EXPECT_THROW(run("floor", {make_decimal_array(decimal128(4, 2), {"1.25"}), columns.slice(0, 1)}),
                AnalysisError);
+  // The scale is refused before the value would overflow its decimal.
+  EXPECT_THROW(run("ceil", {make_array<double>({1e19, 1.5}), columns}), AnalysisError);
+  // Spark: ceil(15.5D, -1) = 20 as decimal(16,0).
+  expect_array(run("ceil", {make_array<double>({15.5, std::nullopt}), int_scalar(-1)}, true,
+                   {{"scale", int64_t{-1}}}),
+               make_decimal_array(decimal128(16, 0), {"20", std::nullopt}));
   const FunctionRegistry& registry = default_registry();
   EXPECT_THROW(registry.get("ceil").resolve(std::vector{float64(), int64()}, {}), AnalysisError);
   EXPECT_THROW(registry.get("floor").resolve(std::vector{float64(), null()}, {}), AnalysisError);
