@@ -188,6 +188,46 @@ U256 change_scale(const U256& value, int32_t from_scale, int32_t to_scale) {
   return divide_pow10_half_up(value, from_scale - to_scale);
 }
 
+// |a| and |b| at their common scale, max(sa, sb).
+struct Aligned {
+  U256 a;
+  U256 b;
+  int32_t scale;
+};
+
+Aligned align(int128 a, int32_t sa, int128 b, int32_t sb) {
+  const int32_t common = std::max(sa, sb);
+  return {multiply_pow10(U256::from(magnitude(a)), common - sa),
+          multiply_pow10(U256::from(magnitude(b)), common - sb), common};
+}
+
+// The sum of two signed magnitudes, as a magnitude and its sign.
+U256 signed_sum(const U256& a, bool negative_a, const U256& b, bool negative_b, bool* negative) {
+  if (negative_a == negative_b) {
+    *negative = negative_a;
+    return add_limbs(a, b);
+  }
+  if (less(a, b)) {
+    *negative = negative_b;
+    return subtract_limbs(b, a);
+  }
+  *negative = negative_a;
+  return subtract_limbs(a, b);
+}
+
+// trunc(|a| / |b|) of aligned magnitudes (|b| > 0); 0 when |b| needs more than 128 bits, as
+// only one operand is scaled up and |a| is then below it.
+U256 integral_quotient(const Aligned& m) {
+  if (!m.b.fits_128()) {
+    return U256{};
+  }
+  if (m.a.fits_128()) {
+    return U256::from(m.a.low_128() / m.b.low_128());
+  }
+  uint128 rest = 0;
+  return divide_wide(m.a, m.b.low_128(), &rest);
+}
+
 }  // namespace
 
 Shape adjust_precision_scale(int32_t precision, int32_t scale) {
@@ -274,22 +314,9 @@ Status add(int128 a, int32_t sa, int128 b, int32_t sb, int32_t scale, int128* ou
     return rescale(sum, common, scale, out) ? Status::kOk : Status::kOverflow;
   }
   // Beyond 128 bits: signed magnitudes in 256 bits.
-  const U256 ma = multiply_pow10(U256::from(magnitude(a)), common - sa);
-  const U256 mb = multiply_pow10(U256::from(magnitude(b)), common - sb);
-  const bool negative_a = a < 0;
-  const bool negative_b = b < 0;
-  U256 result;
-  bool negative;
-  if (negative_a == negative_b) {
-    result = add_limbs(ma, mb);
-    negative = negative_a;
-  } else if (less(ma, mb)) {
-    result = subtract_limbs(mb, ma);
-    negative = negative_b;
-  } else {
-    result = subtract_limbs(ma, mb);
-    negative = negative_a;
-  }
+  const Aligned m = align(a, sa, b, sb);
+  bool negative = false;
+  const U256 result = signed_sum(m.a, a < 0, m.b, b < 0, &negative);
   return signed_result(change_scale(result, common, scale), negative, out);
 }
 
@@ -350,21 +377,19 @@ Status remainder(int128 a, int32_t sa, int128 b, int32_t sb, int32_t scale, int1
   if (b == 0) {
     return Status::kDivideByZero;
   }
-  const int32_t common = std::max(sa, sb);
-  const U256 ma = multiply_pow10(U256::from(magnitude(a)), common - sa);
-  const U256 mb = multiply_pow10(U256::from(magnitude(b)), common - sb);
+  const Aligned m = align(a, sa, b, sb);
   U256 rest;
-  if (ma.fits_128() && mb.fits_128()) {
-    rest = U256::from(ma.low_128() % mb.low_128());
-  } else if (mb.fits_128()) {
+  if (m.a.fits_128() && m.b.fits_128()) {
+    rest = U256::from(m.a.low_128() % m.b.low_128());
+  } else if (m.b.fits_128()) {
     uint128 small_rest = 0;
-    divide_wide(ma, mb.low_128(), &small_rest);
+    divide_wide(m.a, m.b.low_128(), &small_rest);
     rest = U256::from(small_rest);
   } else {
     // Only one operand is scaled up: |b| beyond 128 bits means |a| < |b|, the remainder is a.
-    rest = ma;
+    rest = m.a;
   }
-  return signed_result(change_scale(rest, common, scale), a < 0, out);
+  return signed_result(change_scale(rest, m.scale, scale), a < 0, out);
 }
 
 Status integral_divide(int128 a, int32_t sa, int128 b, int32_t sb, int128* out) {
@@ -372,18 +397,7 @@ Status integral_divide(int128 a, int32_t sa, int128 b, int32_t sb, int128* out) 
     return Status::kDivideByZero;
   }
   // trunc(a / b) = trunc((a * 10^sb) / (b * 10^sa)): scale both to the larger scale.
-  const int32_t common = std::max(sa, sb);
-  const U256 ma = multiply_pow10(U256::from(magnitude(a)), common - sa);
-  const U256 mb = multiply_pow10(U256::from(magnitude(b)), common - sb);
-  U256 quotient;
-  if (ma.fits_128() && mb.fits_128()) {
-    quotient = U256::from(ma.low_128() / mb.low_128());
-  } else if (mb.fits_128()) {
-    uint128 rest = 0;
-    quotient = divide_wide(ma, mb.low_128(), &rest);
-  }
-  // Otherwise |b| is beyond 128 bits while |a| is not: the quotient is 0.
-  return signed_result(quotient, (a < 0) != (b < 0), out);
+  return signed_result(integral_quotient(align(a, sa, b, sb)), (a < 0) != (b < 0), out);
 }
 
 int128 round_for_negation(int128 value, int32_t* dropped) {
@@ -489,14 +503,10 @@ std::string overflowed_value(Operation op, int128 a, int32_t sa, int128 b, int32
   switch (op) {
     case Operation::kAdd:
     case Operation::kSubtract: {
-      const int32_t common = std::max(sa, sb);
-      const U256 xa = multiply_pow10(ma, common - sa);
-      const U256 xb = multiply_pow10(mb, common - sb);
-      if (negative_a == negative_b) {
-        return plain_string(add_limbs(xa, xb), negative_a, common);
-      }
-      return less(xa, xb) ? plain_string(subtract_limbs(xb, xa), negative_b, common)
-                          : plain_string(subtract_limbs(xa, xb), negative_a, common);
+      const Aligned m = align(a, sa, b, sb);
+      bool negative = false;
+      const U256 sum = signed_sum(m.a, negative_a, m.b, negative_b, &negative);
+      return plain_string(sum, negative, m.scale);
     }
     case Operation::kMultiply: {
       U256 product = multiply_128(ma.low_128(), mb.low_128());
@@ -518,16 +528,10 @@ std::string overflowed_value(Operation op, int128 a, int32_t sa, int128 b, int32
       const U256 quotient = divide_wide(multiply_pow10(ma, shift), mb.low_128(), &rest);
       return plain_string(divide_pow10_half_up(quotient, 1), negative_a != (b < 0), scale);
     }
-    case Operation::kIntegralDivide: {
-      const int32_t common = std::max(sa, sb);
-      const U256 xa = multiply_pow10(ma, common - sa);
-      const U256 xb = multiply_pow10(mb, common - sb);
-      if (b == 0 || !xb.fits_128()) {
-        return "";
-      }
-      uint128 rest = 0;
-      return plain_string(divide_wide(xa, xb.low_128(), &rest), negative_a != (b < 0), 0);
-    }
+    case Operation::kIntegralDivide:
+      return b == 0
+                 ? ""
+                 : plain_string(integral_quotient(align(a, sa, b, sb)), negative_a != (b < 0), 0);
   }
   return "";
 }
