@@ -146,37 +146,23 @@ template <typename T>
 
 // --- element operations -------------------------------------------------------------------
 
-template <typename T>
-struct AddOp {
+// +, - and * (kOperation): integers report overflow (keeping Java's wrapped value), floating
+// point values never fail.
+template <typename T, Op kOperation>
+struct CheckedOp {
   uint8_t operator()(T x, T y, T* out) const {
     if constexpr (std::is_integral_v<T>) {
-      return __builtin_add_overflow(x, y, out) ? kOverflow : kNoFailure;
+      bool overflow = false;
+      if constexpr (kOperation == Op::kAdd) {
+        overflow = __builtin_add_overflow(x, y, out);
+      } else if constexpr (kOperation == Op::kSubtract) {
+        overflow = __builtin_sub_overflow(x, y, out);
+      } else {
+        overflow = __builtin_mul_overflow(x, y, out);
+      }
+      return overflow ? kOverflow : kNoFailure;
     } else {
-      *out = x + y;
-      return kNoFailure;
-    }
-  }
-};
-
-template <typename T>
-struct SubtractOp {
-  uint8_t operator()(T x, T y, T* out) const {
-    if constexpr (std::is_integral_v<T>) {
-      return __builtin_sub_overflow(x, y, out) ? kOverflow : kNoFailure;
-    } else {
-      *out = x - y;
-      return kNoFailure;
-    }
-  }
-};
-
-template <typename T>
-struct MultiplyOp {
-  uint8_t operator()(T x, T y, T* out) const {
-    if constexpr (std::is_integral_v<T>) {
-      return __builtin_mul_overflow(x, y, out) ? kOverflow : kNoFailure;
-    } else {
-      *out = x * y;
+      *out = kOperation == Op::kAdd ? x + y : kOperation == Op::kSubtract ? x - y : x * y;
       return kNoFailure;
     }
   }
@@ -426,11 +412,13 @@ Datum typed_binary(Op op, const Datum& a, const Datum& b, const TypePtr& out_typ
   };
   switch (op) {
     case Op::kAdd:
-      return binary_kernel<T, T>(a, b, out_type, AddOp<T>(), policy, raise, context);
+      return binary_kernel<T, T>(a, b, out_type, CheckedOp<T, Op::kAdd>(), policy, raise, context);
     case Op::kSubtract:
-      return binary_kernel<T, T>(a, b, out_type, SubtractOp<T>(), policy, raise, context);
+      return binary_kernel<T, T>(a, b, out_type, CheckedOp<T, Op::kSubtract>(), policy, raise,
+                                 context);
     case Op::kMultiply:
-      return binary_kernel<T, T>(a, b, out_type, MultiplyOp<T>(), policy, raise, context);
+      return binary_kernel<T, T>(a, b, out_type, CheckedOp<T, Op::kMultiply>(), policy, raise,
+                                 context);
     case Op::kRemainder:
       return binary_kernel<T, T>(a, b, out_type, RemainderOp<T>(), policy, raise, context);
     case Op::kPmod:
@@ -497,6 +485,18 @@ class BinaryArithmetic final : public ScalarFunction {
       return is_numeric(t) || t == SparkType::kNull || t == SparkType::kString;
     };
     if (!accepted(ta) || !accepted(tb)) {
+      // Spark first casts NULL and STRING to the other side's type; two different types are
+      // incompatible, as in true + 1.
+      const bool convertible = ta == tb || ta == SparkType::kNull || tb == SparkType::kNull ||
+                               ta == SparkType::kString || tb == SparkType::kString;
+      if (!convertible) {
+        throw AnalysisError(
+            "DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES",
+            "Cannot resolve \"" + name() +
+                "\" due to data type mismatch: the left and right operands of the binary "
+                "operator have incompatible types (\"" +
+                spark_type_name(*a) + "\" and \"" + spark_type_name(*b) + "\").");
+      }
       throw_wrong_type(*(accepted(ta) ? b : a));
     }
     // A STRING operand converts only to a numeric other side's type (with NULL or another

@@ -413,6 +413,23 @@ TEST(Arithmetic, StringOperands) {
             "or \"INTERVAL YEAR TO MONTH\" or \"INTERVAL DAY TO SECOND\"), not \"DOUBLE\".");
   EXPECT_EQ(spark_type_name(*registry.get("pmod").resolve(std::vector{utf8(), int8()}, {}).output),
             "BIGINT");
+  // Spark: true + 1 has incompatible operands; true + true a wrong type.
+  EXPECT_EQ(error_message<AnalysisError>([&] {
+              registry.get("+").resolve(std::vector{boolean(), int32()}, {});
+            }),
+            "[DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES] Cannot resolve \"+\" due to data type "
+            "mismatch: the left and right operands of the binary operator have incompatible types "
+            "(\"BOOLEAN\" and \"INT\").");
+  EXPECT_THROW(
+      {
+        try {
+          registry.get("*").resolve(std::vector{boolean(), boolean()}, {});
+        } catch (const AnalysisError& error) {
+          EXPECT_EQ(error.condition(), "DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE");
+          throw;
+        }
+      },
+      AnalysisError);
 }
 
 // Spark: pmod(-7Y, -3Y) = -1, pmod(7Y, -3Y) = 1, pmod(-1Y, -128Y) = -1, pmod(-100Y, -128Y) =
