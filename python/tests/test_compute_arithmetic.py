@@ -344,6 +344,9 @@ def test_decimal_negation_keeps_34_digits() -> None:
     with pytest.raises(errors.ArithmeticException) as raised:
         compute.call("abs", nines)
     assert raised.value.getCondition() == "NUMERIC_VALUE_OUT_OF_RANGE.WITHOUT_SUGGESTION"
+    # Spark raises it with ANSI mode off too.
+    with pytest.raises(errors.ArithmeticException):
+        compute.call("negative", nines, ansi=False)
 
 
 def test_atan2_and_pow_special_cases() -> None:

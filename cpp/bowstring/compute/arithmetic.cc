@@ -678,7 +678,7 @@ class UnaryArithmetic final : public ScalarFunction {
  private:
   // Spark negates a decimal (abs: a negative one) through 34 significant digits, HALF_EVEN:
   // -(12345678901234567890123456789012345000BD) is -12345678901234567890123456789012340000. A
-  // value rounded up past its precision fails, without the ANSI suggestion.
+  // value rounded up past its precision fails, with or without ANSI mode.
   static Datum negate_decimal(const Datum& a, bool negate, ExecContext& context) {
     const decimal::Shape shape = shape_of(*a.type());
     auto element = [negate, shape](int128 x, int128* out) -> uint8_t {
@@ -700,8 +700,8 @@ class UnaryArithmetic final : public ScalarFunction {
                                 decimal::java_string(rounded / power, shape.scale - dropped) +
                                 " cannot be represented as " + decimal::type_name(shape) + ".");
     };
-    return unary_kernel<int128, int128>(
-        a, a.type(), element, FailurePolicy::of(context, false, OnFailure::kNull), raise, context);
+    constexpr FailurePolicy kAlwaysRaise{OnFailure::kRaise, OnFailure::kRaise};
+    return unary_kernel<int128, int128>(a, a.type(), element, kAlwaysRaise, raise, context);
   }
 
   UnaryOp op_;
