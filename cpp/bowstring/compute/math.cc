@@ -272,14 +272,7 @@ double round_double(double x, int32_t scale, Rounding mode) {
 // DATATYPE_MISMATCH.NON_FOLDABLE_INPUT, ceil and floor with NON_FOLDABLE_ARGUMENT.
 int32_t rounding_scale(std::span<const Datum> arguments, const FunctionOptions& options,
                        const std::string& function) {
-  if (auto it = options.find("scale"); it != options.end()) {
-    return static_cast<int32_t>(std::get<int64_t>(it->second));
-  }
-  if (arguments.size() < 2) {
-    return 0;
-  }
-  const Datum& scale = arguments[1];
-  if (!scale.is_scalar()) {
+  if (arguments.size() == 2 && !arguments[1].is_scalar()) {
     if (function == "ceil" || function == "floor") {
       raise_non_foldable_scale(function);
     }
@@ -288,7 +281,10 @@ int32_t rounding_scale(std::span<const Datum> arguments, const FunctionOptions& 
                             "\" due to data type mismatch: the input `scale` should be a "
                             "foldable \"INT\" expression; however, got a column.");
   }
-  return Int32Array(scale.array()).value(0);
+  if (auto it = options.find("scale"); it != options.end()) {
+    return static_cast<int32_t>(std::get<int64_t>(it->second));
+  }
+  return arguments.size() < 2 ? 0 : Int32Array(arguments[1].array()).value(0);
 }
 
 int32_t rounding_scale_for_types(const FunctionOptions& options) {
