@@ -1,9 +1,12 @@
 #include "bowstring/compute/predicates.h"
 
+#include <algorithm>
+#include <cctype>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -82,16 +85,50 @@ bool is_list_type(const DataType& type) {
   return type.id() == TypeId::kList || type.id() == TypeId::kLargeList;
 }
 
-/// The common type of struct fields or list elements being compared: structs field by field
-/// (the left side's names kept), lists by their elements, other types widened without turning
-/// values into strings (Spark refuses array(1) = array('1')).
+/// Whether two types are equal but for the names of struct fields.
+bool same_but_names(const DataType& left, const DataType& right) {
+  if (left.id() != TypeId::kStruct || right.id() != TypeId::kStruct) {
+    if (left.id() != right.id() || !is_list_type(left)) {
+      return left.equals(right);
+    }
+  }
+  if (left.num_fields() != right.num_fields()) {
+    return false;
+  }
+  for (int i = 0; i < left.num_fields(); ++i) {
+    if (!same_but_names(*left.field(i)->type(), *right.field(i)->type())) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool equal_ignoring_case(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+/// The common type of struct fields or list elements being compared: structs that differ only
+/// in field names as they are, others field by field when the names agree (ignoring case:
+/// named_struct('a', 1) < named_struct('A', 1.5D) widens, named_struct('a', 1) =
+/// named_struct('b', 1L) is refused), lists by their elements, other types widened without
+/// turning values into strings (Spark refuses array(1) = array('1')). The left side's names
+/// are kept.
 std::optional<TypePtr> nested_element_type(const TypePtr& left, const TypePtr& right) {
+  if (same_but_names(*left, *right)) {
+    return left;
+  }
   if (left->id() == TypeId::kStruct && right->id() == TypeId::kStruct) {
     if (left->num_fields() != right->num_fields()) {
       return std::nullopt;
     }
     FieldVector fields;
     for (int i = 0; i < left->num_fields(); ++i) {
+      if (!equal_ignoring_case(left->field(i)->name(), right->field(i)->name())) {
+        return std::nullopt;
+      }
       std::optional<TypePtr> common =
           nested_element_type(left->field(i)->type(), right->field(i)->type());
       if (!common) {

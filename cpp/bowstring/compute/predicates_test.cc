@@ -210,6 +210,15 @@ TEST(PredicateRegistryTest, NestedComparisons) {
       resolve("<", {struct_({field("a", int32())}), struct_({field("A", float64())})});
   EXPECT_TRUE(r.arguments[0]->field(0)->type()->equals(*float64()));
   EXPECT_TRUE(r.arguments[1]->field(0)->type()->equals(*float64()));
+  // named_struct('a', 1) = named_struct('b', 1) is true; named_struct('a', 1) =
+  // named_struct('b', 1L) is BINARY_OP_DIFF_TYPES (widening needs the names to agree).
+  EXPECT_NO_THROW(resolve("=", {struct_({field("a", int32())}), struct_({field("b", int32())})}));
+  EXPECT_NO_THROW(
+      resolve("=", {list(struct_({field("a", int32())})), list(struct_({field("b", int32())}))}));
+  EXPECT_NE(error_message<AnalysisError>([] {
+              resolve("=", {struct_({field("a", int32())}), struct_({field("b", int64())})});
+            }).find("BINARY_OP_DIFF_TYPES"),
+            std::string::npos);
 
   const Datum structs[] = {testing::make_struct_array({{"a", make_array<int32_t>({1, 2})}}),
                            testing::make_struct_array({{"a", make_array<double>({1.5, 2.0})}})};
