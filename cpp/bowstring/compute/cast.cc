@@ -1547,11 +1547,10 @@ Array format_nested(const CastState& state) {
   const int64_t used = lists.value_offset(input.length) - first;
   std::vector<StringArray> children;
   if (family == Family::kMap) {
-    const MapArray map_array(array);
-    children.emplace_back(
-        cast_array(map_array.keys().slice(first, used), utf8(), state.mode, state.context));
-    children.emplace_back(
-        cast_array(map_array.items().slice(first, used), utf8(), state.mode, state.context));
+    // Through the entries struct, whose own offset its fields then take.
+    const StructArray entries(lists.values().slice(first, used));
+    children.emplace_back(cast_array(entries.field(0), utf8(), state.mode, state.context));
+    children.emplace_back(cast_array(entries.field(1), utf8(), state.mode, state.context));
   } else {
     children.emplace_back(
         cast_array(lists.values().slice(first, used), utf8(), state.mode, state.context));

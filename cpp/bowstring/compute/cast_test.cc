@@ -932,6 +932,16 @@ TEST(CastNested, MapsCastKeysAndValues) {
   EXPECT_EQ(Array(sliced.data()->children[0]).length(), 1);
   expect_equal(run(sliced, utf8()), expected_text.slice(2, 2));
   EXPECT_EQ(run(maps.slice(0, 0), map(int8(), utf8())).length(), 0);
+  // Entries that start at an offset of their own: {3 -> null} and {100 -> 7}.
+  const Array entries = Array(maps.data()->children[0]).slice(1);
+  const Array offset_entries(
+      std::make_shared<ArrayData>(maps.type(), 2,
+                                  std::vector<std::shared_ptr<Buffer>>{
+                                      nullptr, make_array<int32_t>({0, 1, 2}).data()->buffers[1]},
+                                  0, 0, std::vector<ArrayDataPtr>{entries.data()}));
+  expect_equal(run(offset_entries, utf8()), make_string_array({"{3 -> null}", "{100 -> 7}"}));
+  expect_equal(run(run(offset_entries, map(utf8(), int64())), utf8()),
+               make_string_array({"{3 -> null}", "{100 -> 7}"}));
   // Spark: CAST(map('a', '2') AS MAP<INT, INT>) raises CAST_INVALID_INPUT for 'a' in ANSI mode,
   // CAST(map('1', '2') AS MAP<INT, INT>) = {1: 2}; with ANSI off and in try_cast, a key that may
   // not convert is refused at analysis (CAST_WITHOUT_SUGGESTION).
