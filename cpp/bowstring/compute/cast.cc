@@ -439,6 +439,18 @@ Array map_values(const CastState& state, Convert&& convert, Fail&& fail) {
   return make_fixed_width_array(state.to, length, std::move(bits), null_count, values.finish());
 }
 
+/// `map_values` for a conversion that cannot fail: row i becomes `value(i)`.
+template <typename Out, typename Value>
+Array map_total(const CastState& state, Value&& value) {
+  return map_values<Out>(
+      state,
+      [&](int64_t i, Out& out) {
+        out = value(i);
+        return true;
+      },
+      [](int64_t) {});
+}
+
 /// As `map_values` for a boolean result: `convert(i, out)` writes a bool.
 template <typename Convert, typename Fail>
 Array map_booleans(const CastState& state, Convert&& convert, Fail&& fail) {
@@ -776,13 +788,8 @@ template <typename Out>
 Array booleans_as_numbers(const CastState& state) {
   const uint8_t* bits = state.input.buffers[1]->data();
   const int64_t offset = state.input.offset;
-  return map_values<Out>(
-      state,
-      [&](int64_t i, Out& out) {
-        out = bit_util::get_bit(bits, offset + i) ? 1 : 0;
-        return true;
-      },
-      [](int64_t) {});
+  return map_total<Out>(state,
+                        [&](int64_t i) { return bit_util::get_bit(bits, offset + i) ? 1 : 0; });
 }
 
 template <typename Out>
@@ -866,24 +873,16 @@ Array cast_to_floating(const CastState& state) {
           never);
     case Family::kDecimal: {
       const int32_t scale = type_cast<DecimalType>(*input.type).scale();
-      return map_values<Out>(
-          state,
-          [&](int64_t i, Out& out) {
-            out = decimal_to_floating<Out>(decimal_value(input, i), scale);
-            return true;
-          },
-          never);
+      return map_total<Out>(state, [&](int64_t i) {
+        return decimal_to_floating<Out>(decimal_value(input, i), scale);
+      });
     }
     case Family::kTimestamp:
     case Family::kTimestampNtz: {
       const int64_t* values = input.values<int64_t>(1);
-      return map_values<Out>(
-          state,
-          [&](int64_t i, Out& out) {
-            out = static_cast<Out>(static_cast<double>(values[i]) / kMicrosPerSecond);
-            return true;
-          },
-          never);
+      return map_total<Out>(state, [&](int64_t i) {
+        return static_cast<Out>(static_cast<double>(values[i]) / kMicrosPerSecond);
+      });
     }
     default:
       return map_texts<Out>(
@@ -1040,41 +1039,33 @@ bool parse_boolean(std::string_view text, bool& out) {
   return false;
 }
 
+/// Booleans that say whether `value(i)` is not zero (NaN is not zero: true, as in Spark).
+template <typename Value>
+Array nonzero_booleans(const CastState& state, Value&& value) {
+  return map_booleans(
+      state,
+      [&](int64_t i, bool& out) {
+        out = value(i) != 0;
+        return true;
+      },
+      [](int64_t) {});
+}
+
 Array cast_to_boolean(const CastState& state) {
   const ArrayData& input = state.input;
-  const auto invalid = [&](int64_t i) { throw_invalid_input(input, i, *state.to); };
   switch (family_of(*input.type)) {
     case Family::kInteger:
     case Family::kFloating:
       return visit_number_type(input.type->id(), [&]<typename In>(In) {
         const In* values = input.values<In>(1);
-        return map_booleans(
-            state,
-            [&](int64_t i, bool& out) {
-              // NaN is not zero: true, as in Spark.
-              out = values[i] != 0;
-              return true;
-            },
-            invalid);
+        return nonzero_booleans(state, [&](int64_t i) { return values[i]; });
       });
     case Family::kDecimal:
-      return map_booleans(
-          state,
-          [&](int64_t i, bool& out) {
-            out = decimal_value(input, i) != 0;
-            return true;
-          },
-          invalid);
+      return nonzero_booleans(state, [&](int64_t i) { return decimal_value(input, i); });
     case Family::kTimestamp:
     case Family::kTimestampNtz: {
       const int64_t* values = input.values<int64_t>(1);
-      return map_booleans(
-          state,
-          [&](int64_t i, bool& out) {
-            out = values[i] != 0;
-            return true;
-          },
-          invalid);
+      return nonzero_booleans(state, [&](int64_t i) { return values[i]; });
     }
     case Family::kDate:
       // Spark's non-ANSI cast of a date to BOOLEAN is always null.
@@ -1083,7 +1074,7 @@ Array cast_to_boolean(const CastState& state) {
       return visit_binary(std::make_shared<ArrayData>(input), [&](const auto& strings) {
         return map_booleans(
             state, [&](int64_t i, bool& out) { return parse_boolean(strings.value(i), out); },
-            invalid);
+            [&](int64_t i) { throw_invalid_input(input, i, *state.to); });
       });
   }
 }
@@ -1197,13 +1188,8 @@ Array cast_number_to_timestamp(const CastState& state) {
     case Family::kBoolean: {
       // Spark's non-ANSI cast: true is one microsecond after the epoch.
       const uint8_t* bits = input.buffers[1]->data();
-      return map_values<int64_t>(
-          state,
-          [&](int64_t i, int64_t& out) {
-            out = bit_util::get_bit(bits, input.offset + i) ? 1 : 0;
-            return true;
-          },
-          [](int64_t) {});
+      return map_total<int64_t>(
+          state, [&](int64_t i) { return bit_util::get_bit(bits, input.offset + i) ? 1 : 0; });
     }
     case Family::kInteger:
     case Family::kFloating:
@@ -1370,7 +1356,6 @@ Array convert_datetimes(const CastState& state) {
   const ArrayData& input = state.input;
   const Family source = family_of(*input.type);
   const Family target = family_of(*state.to);
-  const auto never = [](int64_t) {};
   if (source == Family::kTimestamp && target == Family::kTimestamp) {
     // Instants are the same in every zone; only the zone shown changes.
     auto data = std::make_shared<ArrayData>(input);
@@ -1380,60 +1365,29 @@ Array convert_datetimes(const CastState& state) {
   if (source == Family::kDate) {
     const int32_t* days = input.values<int32_t>(1);
     if (target == Family::kTimestampNtz) {
-      return map_values<int64_t>(
-          state,
-          [&](int64_t i, int64_t& out) {
-            out = int64_t{days[i]} * kMicrosPerDay;
-            return true;
-          },
-          never);
+      return map_total<int64_t>(state, [&](int64_t i) { return int64_t{days[i]} * kMicrosPerDay; });
     }
     const TimeZone& zone = TimeZone::get(state.context.session_time_zone);
-    return map_values<int64_t>(
-        state,
-        [&](int64_t i, int64_t& out) {
-          out = utc_micros(zone, int64_t{days[i]} * kMicrosPerDay);
-          return true;
-        },
-        never);
+    return map_total<int64_t>(
+        state, [&](int64_t i) { return utc_micros(zone, int64_t{days[i]} * kMicrosPerDay); });
   }
   const int64_t* micros = input.values<int64_t>(1);
   if (source == Family::kTimestampNtz) {
     if (target == Family::kDate) {
-      return map_values<int32_t>(
-          state,
-          [&](int64_t i, int32_t& out) {
-            out = static_cast<int32_t>(floor_div(micros[i], kMicrosPerDay));
-            return true;
-          },
-          never);
+      return map_total<int32_t>(state, [&](int64_t i) {
+        return static_cast<int32_t>(floor_div(micros[i], kMicrosPerDay));
+      });
     }
     const TimeZone& zone = TimeZone::get(state.context.session_time_zone);
-    return map_values<int64_t>(
-        state,
-        [&](int64_t i, int64_t& out) {
-          out = utc_micros(zone, micros[i]);
-          return true;
-        },
-        never);
+    return map_total<int64_t>(state, [&](int64_t i) { return utc_micros(zone, micros[i]); });
   }
   const TimeZone& zone = TimeZone::get(state.context.session_time_zone);
   if (target == Family::kDate) {
-    return map_values<int32_t>(
-        state,
-        [&](int64_t i, int32_t& out) {
-          out = static_cast<int32_t>(floor_div(local_micros(zone, micros[i]), kMicrosPerDay));
-          return true;
-        },
-        never);
+    return map_total<int32_t>(state, [&](int64_t i) {
+      return static_cast<int32_t>(floor_div(local_micros(zone, micros[i]), kMicrosPerDay));
+    });
   }
-  return map_values<int64_t>(
-      state,
-      [&](int64_t i, int64_t& out) {
-        out = local_micros(zone, micros[i]);
-        return true;
-      },
-      never);
+  return map_total<int64_t>(state, [&](int64_t i) { return local_micros(zone, micros[i]); });
 }
 
 Array cast_array(const Array& input, const TypePtr& to, Mode mode, ExecContext& context);
@@ -1636,13 +1590,7 @@ Array to_canonical(const Array& input, const TypePtr& canonical, Mode mode, Exec
     case TypeId::kDecimal32:
     case TypeId::kDecimal64:
     case TypeId::kDecimal256:
-      return map_values<__int128>(
-          state,
-          [&](int64_t i, __int128& out) {
-            out = any_decimal_value(data, i);
-            return true;
-          },
-          [](int64_t) {});
+      return map_total<__int128>(state, [&](int64_t i) { return any_decimal_value(data, i); });
     case TypeId::kDate64: {
       const int64_t* millis = data.values<int64_t>(1);
       return map_values<int32_t>(
@@ -1688,21 +1636,11 @@ Array from_canonical(const Array& value, const TypePtr& to, Mode mode, ExecConte
   const auto never = [](int64_t) {};
   switch (to->id()) {
     case TypeId::kDecimal32:
-      return map_values<int32_t>(
-          state,
-          [&](int64_t i, int32_t& out) {
-            out = static_cast<int32_t>(decimal_value(data, i));
-            return true;
-          },
-          never);
+      return map_total<int32_t>(
+          state, [&](int64_t i) { return static_cast<int32_t>(decimal_value(data, i)); });
     case TypeId::kDecimal64:
-      return map_values<int64_t>(
-          state,
-          [&](int64_t i, int64_t& out) {
-            out = static_cast<int64_t>(decimal_value(data, i));
-            return true;
-          },
-          never);
+      return map_total<int64_t>(
+          state, [&](int64_t i) { return static_cast<int64_t>(decimal_value(data, i)); });
     case TypeId::kDecimal256:
       return map_values<Decimal256Value>(
           state,
@@ -1714,13 +1652,7 @@ Array from_canonical(const Array& value, const TypePtr& to, Mode mode, ExecConte
           never);
     case TypeId::kDate64: {
       const int32_t* days = data.values<int32_t>(1);
-      return map_values<int64_t>(
-          state,
-          [&](int64_t i, int64_t& out) {
-            out = int64_t{days[i]} * kMillisPerDay;
-            return true;
-          },
-          never);
+      return map_total<int64_t>(state, [&](int64_t i) { return int64_t{days[i]} * kMillisPerDay; });
     }
     default: {
       const int64_t* micros = data.values<int64_t>(1);
@@ -1731,13 +1663,7 @@ Array from_canonical(const Array& value, const TypePtr& to, Mode mode, ExecConte
             [&](int64_t i, int64_t& out) { return !__builtin_mul_overflow(micros[i], 1000, &out); },
             [&](int64_t i) { throw_layout_overflow(std::to_string(micros[i]), *data.type, *to); });
       }
-      return map_values<int64_t>(
-          state,
-          [&](int64_t i, int64_t& out) {
-            out = floor_div(micros[i], divisor);
-            return true;
-          },
-          never);
+      return map_total<int64_t>(state, [&](int64_t i) { return floor_div(micros[i], divisor); });
     }
   }
 }
