@@ -427,3 +427,13 @@ def test_dictionary_arguments_compare_by_value() -> None:
         result_array(compute.call("<=>", plain, other)).to_pylist()
     assert result_array(compute.call("in", encoded, "fig", "pear")).to_pylist() == \
         result_array(compute.call("in", plain, "fig", "pear")).to_pylist()
+    assert result_array(compute.call("nullif", encoded, "fig")).to_pylist() == \
+        result_array(compute.call("nullif", plain, "fig")).to_pylist()
+    assert result_array(compute.call("between", encoded, "fig", "pear")).to_pylist() == \
+        result_array(compute.call("between", plain, "fig", "pear")).to_pylist()
+    # Encoded strings are cast as plain ones for isnan, NOT and AND.
+    numbers = pa.array(["NaN", "1", None, "NaN"]).dictionary_encode()
+    assert result_array(compute.call("isnan", numbers)).to_pylist() == [True, False, False, True]
+    words = pa.array(["true", "no", None]).dictionary_encode()
+    assert result_array(compute.call("not", words)).to_pylist() == [False, True, None]
+    assert result_array(compute.call("and", words, True)).to_pylist() == [True, False, None]

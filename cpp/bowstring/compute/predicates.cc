@@ -208,23 +208,26 @@ void check_boolean_argument(const std::string& function, size_t index, const Typ
   }
 }
 
-bool is_string_type(const TypePtr& type) { return spark_type_of(*type) == SparkType::kString; }
+bool is_string_type(const TypePtr& type) {
+  return spark_type_of(*value_type_of(type)) == SparkType::kString;
+}
 
 /// NOT: a boolean, NULL, or a string, which Spark's ANSI coercion casts to BOOLEAN (malformed
 /// text then fails with CAST_INVALID_INPUT).
 Resolution resolve_not(std::span<const TypePtr> arguments, const std::string& name) {
-  if (is_string_type(arguments[0])) {
+  const TypePtr& type = value_type_of(arguments[0]);
+  if (is_string_type(type)) {
     return {boolean(), {boolean()}};
   }
-  check_boolean_argument(name, 0, arguments[0]);
-  return {boolean(), {arguments[0]}};
+  check_boolean_argument(name, 0, type);
+  return {boolean(), {type}};
 }
 
 /// AND and OR: a string beside a boolean is cast to BOOLEAN; otherwise both sides (a NULL
 /// taking the other's type) must have one type, and that type must be BOOLEAN.
 Resolution resolve_boolean_logic(std::span<const TypePtr> arguments, const std::string& name) {
-  const TypePtr& left = arguments[0];
-  const TypePtr& right = arguments[1];
+  const TypePtr& left = value_type_of(arguments[0]);
+  const TypePtr& right = value_type_of(arguments[1]);
   const bool left_boolean = left->id() == TypeId::kBoolean;
   const bool right_boolean = right->id() == TypeId::kBoolean;
   if ((left_boolean && is_string_type(right)) || (right_boolean && is_string_type(left))) {
@@ -262,7 +265,7 @@ Resolution resolve_isnan(std::span<const TypePtr> arguments, const std::string& 
   }
   // A string is cast to DOUBLE as Spark's ANSI coercion does ('NaN' is NaN, malformed text
   // fails with CAST_INVALID_INPUT).
-  if (!is_numeric(spark_type_of(*type)) && !is_string_type(type)) {
+  if (!is_numeric(spark_type_of(*value_type_of(type))) && !is_string_type(type)) {
     throw_unexpected_type(name, 0, "(\"DOUBLE\" or \"FLOAT\")", type);
   }
   return {boolean(), {float64()}};
