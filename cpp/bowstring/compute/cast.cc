@@ -1691,25 +1691,55 @@ Array cast_dictionary(const Array& input, const TypePtr& to, Mode mode, ExecCont
                           quoted_type(from) + " to " + quoted_type(to) + ".");
 }
 
-/// Whether Spark casts `from` to `to` only with ANSI mode off (`Cast.canCast` but not
-/// `Cast.canAnsiCast`): TINYINT to BIGINT as BINARY, BOOLEAN to TIMESTAMP, TIMESTAMP and DATE
-/// to BOOLEAN. `try_cast` refuses them in both modes.
-bool is_legacy_only_cast(const DataType& from, const DataType& to) {
+/// Whether Spark casts `from` to `to` with ANSI mode off (`Cast.canCast`): every cast of
+/// `can_cast`, and also TINYINT to BIGINT as BINARY, BOOLEAN to TIMESTAMP, TIMESTAMP and DATE to
+/// BOOLEAN, inside arrays, structs and maps too.
+bool can_cast_with_ansi_off(const DataType& from, const DataType& to) {
+  if (can_cast(from, to)) {
+    return true;
+  }
   const TypePtr from_canonical = canonical_type(from);
   const TypePtr to_canonical = to.id() == TypeId::kDictionary ? nullptr : canonical_type(to);
   const DataType& source = from_canonical != nullptr ? *from_canonical : from;
   const DataType& target = to_canonical != nullptr ? *to_canonical : to;
+  const Family source_family = family_of(source);
   switch (family_of(target)) {
     case Family::kBinary:
       return source.id() == TypeId::kInt8 || source.id() == TypeId::kInt16 ||
              source.id() == TypeId::kInt32 || source.id() == TypeId::kInt64;
     case Family::kTimestamp:
-      return family_of(source) == Family::kBoolean;
+      return source_family == Family::kBoolean;
     case Family::kBoolean:
-      return family_of(source) == Family::kTimestamp || family_of(source) == Family::kDate;
+      return source_family == Family::kTimestamp || source_family == Family::kDate;
+    case Family::kList:
+      return source_family == Family::kList &&
+             can_cast_with_ansi_off(*source.field(0)->type(), *target.field(0)->type());
+    case Family::kStruct:
+    case Family::kMap:
+      if (source_family != family_of(target) || source.num_fields() != target.num_fields()) {
+        return false;
+      }
+      if (source_family == Family::kMap) {
+        const auto& from_map = type_cast<MapType>(source);
+        const auto& to_map = type_cast<MapType>(target);
+        return can_cast_with_ansi_off(*from_map.key_type(), *to_map.key_type()) &&
+               can_cast_with_ansi_off(*from_map.item_type(), *to_map.item_type());
+      }
+      for (int i = 0; i < source.num_fields(); ++i) {
+        if (!can_cast_with_ansi_off(*source.field(i)->type(), *target.field(i)->type())) {
+          return false;
+        }
+      }
+      return true;
     default:
       return false;
   }
+}
+
+/// Whether Spark casts `from` to `to` only with ANSI mode off (`Cast.canCast` but not
+/// `Cast.canAnsiCast`). `try_cast` refuses these in both modes.
+bool is_legacy_only_cast(const DataType& from, const DataType& to) {
+  return !can_cast(from, to) && can_cast_with_ansi_off(from, to);
 }
 
 /// Spark's non-ANSI cast turns a map key it cannot convert into null, which a map cannot
@@ -1761,6 +1791,15 @@ void check_castable(const DataType& from, const DataType& to, Mode mode) {
     throw_cannot_cast(from, to);
   }
   if (mode == Mode::kAnsi) {
+    const Family family = family_of(from);
+    if (family == Family::kList || family == Family::kStruct || family == Family::kMap) {
+      // Spark's message for nested values, advice included.
+      throw AnalysisError("DATATYPE_MISMATCH.CAST_WITH_FUNC_SUGGESTION",
+                          "Cannot resolve \"CAST\" due to data type mismatch: cannot cast " +
+                              quoted_type(from) + " to " + quoted_type(to) +
+                              ". To convert values from " + quoted_type(from) + " to " +
+                              quoted_type(to) + ", you can use the functions `try_cast` instead.");
+    }
     throw AnalysisError("DATATYPE_MISMATCH.CAST_WITH_CONF_SUGGESTION",
                         "Cannot resolve \"CAST\" due to data type mismatch: cannot cast " +
                             quoted_type(from) + " to " + quoted_type(to) +

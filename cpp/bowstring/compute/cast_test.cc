@@ -832,6 +832,26 @@ TEST(CastTimestamp, ToDecimalIsExact) {
                make_decimal_array(decimal128(5, 2), {std::nullopt}));
 }
 
+Array make_int_map(
+    const TypePtr& type,
+    const std::vector<std::optional<std::vector<std::pair<int32_t, std::optional<int32_t>>>>>&
+        maps) {
+  std::unique_ptr<ArrayBuilder> builder = make_builder(type);
+  auto& out = builder->as<MapBuilder>();
+  for (const auto& entries : maps) {
+    if (!entries) {
+      out.append_null();
+      continue;
+    }
+    out.append();
+    for (const auto& [key, item] : *entries) {
+      testing::append_optional<int32_t>(out.key_builder(), key);
+      testing::append_optional<int32_t>(out.item_builder(), item);
+    }
+  }
+  return builder->finish();
+}
+
 TEST(CastLegacyOnly, IntegersToBinaryAsBigEndianBytes) {
   // Spark with ANSI off: CAST(1 AS BINARY) = X'00000001', CAST(258L AS BINARY) =
   // X'0000000000000102', CAST(-1 AS BINARY) = X'FFFFFFFF', smallint 1 -> X'0001', tinyint 1 ->
@@ -893,24 +913,28 @@ TEST(CastLegacyOnly, RefusedWithAnsiOnAndByTryCast) {
                AnalysisError);
 }
 
-Array make_int_map(
-    const TypePtr& type,
-    const std::vector<std::optional<std::vector<std::pair<int32_t, std::optional<int32_t>>>>>&
-        maps) {
-  std::unique_ptr<ArrayBuilder> builder = make_builder(type);
-  auto& out = builder->as<MapBuilder>();
-  for (const auto& entries : maps) {
-    if (!entries) {
-      out.append_null();
-      continue;
-    }
-    out.append();
-    for (const auto& [key, item] : *entries) {
-      testing::append_optional<int32_t>(out.key_builder(), key);
-      testing::append_optional<int32_t>(out.item_builder(), item);
-    }
-  }
-  return builder->finish();
+TEST(CastLegacyOnly, InsideArraysStructsAndMaps) {
+  // Spark with ANSI off: CAST(array(1, null) AS ARRAY<BINARY>) = [X'00000001', null],
+  // CAST(named_struct('a', true) AS STRUCT<a: TIMESTAMP>) = {1970-01-01 00:00:00.000001},
+  // CAST(map(1, 2) AS MAP<BINARY, INT>) = {X'00000001': 2}. With ANSI on:
+  // DATATYPE_MISMATCH.CAST_WITH_FUNC_SUGGESTION.
+  const Array lists = testing::make_list_array<int32_t>({{{1, std::nullopt}}});
+  const Array binaries = run(lists, list(binary()), Mode::kLegacy);
+  expect_equal(Array(binaries.data()->children[0]),
+               make_string_array({std::string("\0\0\0\1", 4), std::nullopt}, binary()));
+  EXPECT_EQ(error_message<AnalysisError>([&] { run(lists, list(binary())); }),
+            "[DATATYPE_MISMATCH.CAST_WITH_FUNC_SUGGESTION] Cannot resolve \"CAST\" due to data "
+            "type mismatch: cannot cast \"ARRAY<INT>\" to \"ARRAY<BINARY>\". To convert values "
+            "from \"ARRAY<INT>\" to \"ARRAY<BINARY>\", you can use the functions `try_cast` "
+            "instead.");
+  const TypePtr ts = timestamp(TimeUnit::kMicro, "UTC");
+  const Array rows = make_struct_array({{"a", make_array<bool>({true})}});
+  const Array instants = run(rows, struct_({field("a", ts)}), Mode::kLegacy);
+  expect_equal(StructArray(instants).field(0), make_array<int64_t>(ts, {1}));
+  const Array maps = make_int_map(map(int32(), int32()), {{{{1, 2}}}});
+  const MapArray keyed(run(maps, map(binary(), int32()), Mode::kLegacy));
+  expect_equal(keyed.keys(), make_string_array({std::string("\0\0\0\1", 4)}, binary()));
+  EXPECT_THROW(run(lists, list(binary()), Mode::kTry), AnalysisError);
 }
 
 TEST(CastNested, MapsCastKeysAndValues) {
