@@ -913,6 +913,29 @@ TEST(CastLegacyOnly, RefusedWithAnsiOnAndByTryCast) {
                AnalysisError);
 }
 
+TEST(CastLegacyOnly, ScalarsGiveScalars) {
+  ExecContext legacy;
+  legacy.ansi = false;
+  const Datum bytes = cast(Datum::scalar(make_array<int16_t>({258})), binary(), legacy);
+  ASSERT_TRUE(bytes.is_scalar());
+  expect_equal(bytes.array(), make_string_array({std::string("\1\2", 2)}, binary()));
+  const TypePtr ts = timestamp(TimeUnit::kMicro, "UTC");
+  const Datum instant = cast(Datum::scalar(make_array<bool>({true})), ts, legacy);
+  ASSERT_TRUE(instant.is_scalar());
+  expect_equal(instant.array(), make_array<int64_t>(ts, {1}));
+  const Datum null_bytes = cast(Datum::null_scalar(int32()), binary(), legacy);
+  ASSERT_TRUE(null_bytes.is_scalar());
+  EXPECT_TRUE(null_bytes.scalar_is_null());
+  ExecContext ansi;
+  const Datum wrapped =
+      cast(Datum::scalar(make_decimal_array(decimal128(38, 10), {"9223372036855"})), ts, ansi);
+  ASSERT_TRUE(wrapped.is_scalar());
+  expect_equal(wrapped.array(), make_array<int64_t>(ts, {-9223372036854551616LL}));
+  const Datum exact = cast(Datum::scalar(make_array<int64_t>(ts, {-1})), decimal128(38, 10), ansi);
+  ASSERT_TRUE(exact.is_scalar());
+  expect_equal(exact.array(), make_decimal_array(decimal128(38, 10), {"-0.0000010000"}));
+}
+
 TEST(CastLegacyOnly, InsideArraysStructsAndMaps) {
   // Spark with ANSI off: CAST(array(1, null) AS ARRAY<BINARY>) = [X'00000001', null],
   // CAST(named_struct('a', true) AS STRUCT<a: TIMESTAMP>) = {1970-01-01 00:00:00.000001},
