@@ -556,6 +556,30 @@ TEST(NestedCompareTest, InFindsListsWithNullElements) {
   EXPECT_EQ(bools_of(is_in(values, list)), (Bools{true, kNull}));
 }
 
+TEST(NestedCompareTest, LargeAndFixedSizeListsAndMismatchedTypes) {
+  using Lists = std::vector<std::optional<std::vector<std::optional<int64_t>>>>;
+  const Lists left_values{std::vector<std::optional<int64_t>>{1, 2},
+                          std::vector<std::optional<int64_t>>{3, kNull}, kNull};
+  const Lists right_values{std::vector<std::optional<int64_t>>{1, 3},
+                           std::vector<std::optional<int64_t>>{3, kNull},
+                           std::vector<std::optional<int64_t>>{0, 0}};
+  for (const TypePtr& type : {large_list(int64()), fixed_size_list(int64(), 2)}) {
+    const Array left = make_list_array<int64_t>(type, left_values);
+    const Array right = make_list_array<int64_t>(type, right_values);
+    EXPECT_EQ(bools_of(compare(CompareOp::kLess, left, right)), (Bools{true, false, kNull}))
+        << type->to_string();
+    EXPECT_EQ(bools_of(compare(CompareOp::kEqual, left.slice(1), right.slice(1))),
+              (Bools{true, kNull}))
+        << type->to_string();
+  }
+  const Array ints = make_struct_array({{"a", make_array<int32_t>({1})}});
+  const Array longs = make_struct_array({{"a", make_array<int64_t>({1})}});
+  EXPECT_THROW(compare(CompareOp::kEqual, ints, longs), TypeError);
+  // Field names do not matter to the kernel.
+  const Array renamed = make_struct_array({{"b", make_array<int32_t>({1})}});
+  EXPECT_EQ(bools_of(compare(CompareOp::kEqual, ints, renamed)), (Bools{true}));
+}
+
 TEST(NestedCompareTest, MapsAreNotComparable) {
   EXPECT_FALSE(is_comparable(*map(int32(), int32())));
   EXPECT_FALSE(is_comparable(*list(map(int32(), int32()))));
