@@ -51,10 +51,11 @@ class PredicateFunction final : public ScalarFunction {
   Executor executor_;
 };
 
+/// The two operand types of a binary operator as Spark lists them: ("INT" and "BOOLEAN").
 std::string quoted_types(std::span<const TypePtr> types) {
   std::string listed;
   for (const TypePtr& type : types) {
-    listed.append(listed.empty() ? "(\"" : ", \"").append(spark_type_name(*type)).append("\"");
+    listed.append(listed.empty() ? "(\"" : " and \"").append(spark_type_name(*type)).append("\"");
   }
   return listed + ")";
 }

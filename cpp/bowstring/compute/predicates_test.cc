@@ -181,7 +181,7 @@ TEST(PredicateRegistryTest, StringsAreCastForIsnanNotAndLogic) {
             }),
             "[DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES] Cannot resolve \"or\" due to data type "
             "mismatch: the left and right operands of the binary operator have incompatible "
-            "types (\"INT\", \"BOOLEAN\").");
+            "types (\"INT\" and \"BOOLEAN\").");
   EXPECT_NO_THROW(resolve("and", {null(), boolean()}));
   EXPECT_NO_THROW(resolve("not", {null()}));
   EXPECT_THROW(resolve("not", {int32()}), AnalysisError);
