@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bowstring/compute/coercion.h"
+#include "bowstring/compute/conditional.h"
 #include "bowstring/compute/errors.h"
 #include "bowstring/compute/function.h"
 #include "bowstring/compute/registry_areas.h"
@@ -40,6 +41,14 @@ class PredicateFunction final : public ScalarFunction {
   Datum execute(std::span<const Datum> arguments, const FunctionOptions& /*options*/,
                 ExecContext& context) const override {
     return executor_(arguments, context);
+  }
+
+  std::optional<RowWords> rows_reading(size_t index, std::span<const Datum> arguments,
+                                       int64_t length) const override {
+    if (const ConditionalRowsReading conditional = conditional_rows_reading(name())) {
+      return conditional(index, arguments, length);
+    }
+    return ScalarFunction::rows_reading(index, arguments, length);
   }
 
  private:

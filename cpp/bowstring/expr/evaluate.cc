@@ -125,6 +125,7 @@ class Evaluator {
       case Kind::kColumn:
         return column(node, rows);
       case Kind::kCall:
+        return call(node, rows);
       case Kind::kCast: {
         std::vector<Datum> arguments;
         arguments.reserve(node.operands.size());
@@ -182,6 +183,47 @@ class Evaluator {
     out->buffers[0] = bitmap.finish();
     return Array(std::make_shared<ArrayData>(out->type, out->length, out->buffers, nulls,
                                              out->offset, out->children, out->dictionary));
+  }
+
+  /// A function call. Its cast operands (implicit casts, casts in the query, chains of them)
+  /// are applied only to the rows where the function reads them, as Spark evaluates each row:
+  /// the cast inputs and the other operands are computed first, the casts last, so a value
+  /// no row uses (on a row whose earlier argument is null, in a branch no row takes) raises
+  /// nothing.
+  Datum call(const BoundNode& node, const Rows& rows) {
+    std::vector<Datum> arguments;
+    arguments.reserve(node.operands.size());
+    // For each operand, its casts from the outermost in.
+    std::vector<std::vector<const BoundNode*>> casts(node.operands.size());
+    bool any_cast = false;
+    bool any_array = false;
+    for (size_t i = 0; i < node.operands.size(); ++i) {
+      const BoundNode* operand = node.operands[i].get();
+      while (operand->kind == Kind::kCast) {
+        casts[i].push_back(operand);
+        operand = operand->operands[0].get();
+      }
+      arguments.push_back(evaluate(*operand, rows));
+      any_cast = any_cast || !casts[i].empty();
+      any_array = any_array || arguments.back().is_array();
+    }
+    if (any_cast) {
+      const int64_t length = any_array ? rows.length : 1;
+      for (size_t i = 0; i < arguments.size(); ++i) {
+        if (casts[i].empty()) {
+          continue;
+        }
+        // The innermost cast sees only the rows read; the rest are null for the outer ones.
+        const BoundNode& innermost = *casts[i].back();
+        arguments[i] = compute::cast_where_read(*node.function, i, arguments, length,
+                                                *innermost.function, innermost.type, context_);
+        for (size_t k = casts[i].size() - 1; k-- > 0;) {
+          const Datum input[] = {arguments[i]};
+          arguments[i] = casts[i][k]->function->execute(input, casts[i][k]->options, context_);
+        }
+      }
+    }
+    return node.function->execute(arguments, node.options, context_);
   }
 
   /// AND / OR: the right side is evaluated only on the rows the left side does not decide
