@@ -65,6 +65,19 @@ def test_branches_are_cast_only_where_taken() -> None:
         compute.call("if", pa.array([False]), pa.array([1]), pa.array(["abc"]))
 
 
+def test_nanvl_and_in_read_later_arguments_only_where_needed() -> None:
+    nan = float("nan")
+    assert run("nanvl", pa.array([1.0, None, nan]), pa.array(["abc", "abc", "2.5"])) == [
+        1.0,
+        None,
+        2.5,
+    ]
+    # x IN (1, s) stops at the first match; a NULL x reads no item.
+    assert run("in", pa.array([1, None], pa.int32()), 1, pa.array(["abc", "x"])) == [True, None]
+    with pytest.raises(errors.NumberFormatException):
+        compute.call("in", pa.array([1], pa.int32()), 2, pa.array(["abc"]))
+
+
 def test_try_functions_give_null_for_malformed_strings() -> None:
     assert run("try_add", "abc", 1) == [None]
     assert run("try_add", OTHER_TEXTS, 1) == [None, 6, None, 7]

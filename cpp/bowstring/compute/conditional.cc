@@ -708,6 +708,22 @@ std::optional<RowWords> nanvl_rows_reading(size_t index, std::span<const Datum> 
   return unless_every_row(true_rows(is_nan(arguments[0]), length), length);
 }
 
+std::optional<RowWords> in_rows_reading(size_t index, std::span<const Datum> arguments,
+                                        int64_t length) {
+  if (index == 0) {
+    return std::nullopt;
+  }
+  RowWords rows = valid_rows(arguments[0], length);
+  for (size_t k = 1; k < index; ++k) {
+    const RowWords found =
+        true_rows(compare(CompareOp::kEqual, arguments[0], arguments[k]), length);
+    for (size_t w = 0; w < rows.size(); ++w) {
+      rows[w] &= ~found[w];
+    }
+  }
+  return unless_every_row(std::move(rows), length);
+}
+
 ConditionalRowsReading conditional_rows_reading(std::string_view name) {
   if (name == "if") {
     return if_rows_reading;
@@ -723,6 +739,9 @@ ConditionalRowsReading conditional_rows_reading(std::string_view name) {
   }
   if (name == "nanvl") {
     return nanvl_rows_reading;
+  }
+  if (name == "in") {
+    return in_rows_reading;
   }
   return nullptr;
 }

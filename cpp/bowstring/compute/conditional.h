@@ -1,9 +1,10 @@
 #pragma once
 
-// The rows on which the conditional functions read each argument (`Function::rows_reading`),
-// as Spark evaluates them: a branch only on the rows that take it, a fallback only on the rows
-// that need it. Arguments before `index` have their resolved types; `length` is the call's
-// row count (1 when every argument is a scalar). Nullopt stands for every row.
+// The rows on which the conditional functions (and IN) read each argument
+// (`Function::rows_reading`), as Spark evaluates them: a branch only on the rows that take it, a
+// fallback only on the rows that need it. Arguments before `index` have their resolved types;
+// `length` is the call's row count (1 when every argument is a scalar). Nullopt stands for every
+// row.
 
 #include <cstddef>
 #include <cstdint>
@@ -37,12 +38,17 @@ std::optional<RowWords> case_when_rows_reading(size_t index, std::span<const Dat
 std::optional<RowWords> nanvl_rows_reading(size_t index, std::span<const Datum> arguments,
                                            int64_t length);
 
+/// value IN (item1, item2...): an item where the value is not null and no earlier item equals
+/// it (Spark stops at the first match).
+std::optional<RowWords> in_rows_reading(size_t index, std::span<const Datum> arguments,
+                                        int64_t length);
+
 using ConditionalRowsReading = std::optional<RowWords> (*)(size_t index,
                                                            std::span<const Datum> arguments,
                                                            int64_t length);
 
 /// The function above for the conditional function called `name` (its registered name: if,
-/// nvl2, coalesce, nvl, case_when, nanvl), or nullptr for any other function.
+/// nvl2, coalesce, nvl, case_when, nanvl, in), or nullptr for any other function.
 ConditionalRowsReading conditional_rows_reading(std::string_view name);
 
 }  // namespace bowstring::compute

@@ -123,6 +123,31 @@ TEST(LazyCastTest, BranchesAreCastOnlyWhereTaken) {
                   .starts_with("[CAST_INVALID_INPUT]"));
 }
 
+TEST(LazyCastTest, NanvlAndInReadLaterArgumentsOnlyWhereNeeded) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  // nanvl(x, s) over (1.0, 'abc'), (NULL, 'abc'), (NaN, '2.5'): DOUBLE, the fallback read on
+  // the NaN row only.
+  expect_array(run("nanvl", {make_array<double>({1.0, nullopt, nan}),
+                             make_string_array({"abc", "abc", "2.5"})}),
+               make_array<double>({1.0, nullopt, 2.5}));
+  // nanvl(f, s) with a FLOAT f is DOUBLE too.
+  expect_array(run("nanvl", {make_array<float>({1.0f}), make_string_array({"abc"})}),
+               make_array<double>({1.0}));
+  EXPECT_TRUE(cast_error("nanvl", {make_array<double>({nan}), make_string_array({"abc"})})
+                  .starts_with("[CAST_INVALID_INPUT]"));
+  // x IN (s, 1) with x NULL is NULL; x IN (1, s) with x = 1 stops at the match.
+  const Datum one = Datum::scalar(make_array<int32_t>({1}));
+  const Datum in_null = run("in", {Datum::null_scalar(int32()), string_scalar("abc"), one});
+  ASSERT_TRUE(in_null.is_scalar());
+  EXPECT_TRUE(in_null.scalar_is_null());
+  expect_array(run("in", {make_array<int32_t>({1, nullopt}), one, make_string_array({"abc", "x"})}),
+               make_array<bool>({true, nullopt}));
+  // x IN (2, s) with x = 1 reads s.
+  EXPECT_TRUE(cast_error("in", {make_array<int32_t>({1}), Datum::scalar(make_array<int32_t>({2})),
+                                make_string_array({"abc"})})
+                  .starts_with("[CAST_INVALID_INPUT]"));
+}
+
 RowWords reading(const std::optional<RowWords>& rows) {
   EXPECT_TRUE(rows.has_value());
   return rows.value_or(RowWords{});
@@ -151,6 +176,9 @@ TEST(LazyCastTest, RowsReadByConditionals) {
   EXPECT_EQ(reading(case_when_rows_reading(4, branches, 4)), RowWords{0b1000});
   EXPECT_EQ(conditional_rows_reading("nvl"), coalesce_rows_reading);
   EXPECT_EQ(conditional_rows_reading("nullif"), nullptr);
+  const Datum membership[] = {make_array<int64_t>({1, 2, nullopt, 4}),
+                              make_array<int64_t>({1, 5, 6, nullopt}), numbers()};
+  EXPECT_EQ(reading(in_rows_reading(2, membership, 4)), RowWords{0b1010});
   // More than one word of rows.
   std::vector<std::optional<bool>> many(130, false);
   many[129] = true;

@@ -192,7 +192,9 @@ Resolution resolve_between(std::span<const TypePtr> arguments, const std::string
 Resolution resolve_nanvl(std::span<const TypePtr> arguments, const std::string& name) {
   for (size_t i = 0; i < 2; ++i) {
     const TypeId id = arguments[i]->id();
-    if (id != TypeId::kNull && !is_numeric(spark_type_of(*arguments[i]))) {
+    // Spark casts a string argument as DOUBLE: nanvl(1.0D, 'abc') is DOUBLE.
+    const SparkType type = spark_type_of(*arguments[i]);
+    if (id != TypeId::kNull && !is_numeric(type) && type != SparkType::kString) {
       throw_unexpected_type(name, i, "(\"DOUBLE\" or \"FLOAT\")", arguments[i]);
     }
   }
