@@ -78,6 +78,16 @@ def test_nanvl_and_in_read_later_arguments_only_where_needed() -> None:
         compute.call("in", pa.array([1], pa.int32()), 2, pa.array(["abc"]))
 
 
+def test_nullif_and_between_compare_from_the_left() -> None:
+    assert run("nullif", pa.array([None, 2], pa.int32()), pa.array(["abc", "2"])) == [None, None]
+    assert run("between", pa.array([None, 2], pa.int32()), pa.array(["abc", "1"]), 3) == [
+        None,
+        True,
+    ]
+    with pytest.raises(errors.NumberFormatException):
+        compute.call("nullif", pa.array(["abc"]), pa.array([None], pa.int32()))
+
+
 def test_try_functions_give_null_for_malformed_strings() -> None:
     assert run("try_add", "abc", 1) == [None]
     assert run("try_add", OTHER_TEXTS, 1) == [None, 6, None, 7]

@@ -148,6 +148,17 @@ TEST(LazyCastTest, NanvlAndInReadLaterArgumentsOnlyWhereNeeded) {
                   .starts_with("[CAST_INVALID_INPUT]"));
 }
 
+TEST(LazyCastTest, NullifAndBetweenCompareFromTheLeft) {
+  // nullif(x, s) and x BETWEEN s AND 3 are NULL where x is NULL; nullif(s, x) reads s first.
+  expect_array(run("nullif", {make_array<int32_t>({nullopt, 2}), make_string_array({"abc", "2"})}),
+               make_array<int32_t>({nullopt, nullopt}));
+  EXPECT_TRUE(cast_error("nullif", {make_string_array({"abc"}), make_array<int32_t>({nullopt})})
+                  .starts_with("[CAST_INVALID_INPUT]"));
+  expect_array(run("between", {make_array<int32_t>({nullopt, 2}), make_string_array({"abc", "1"}),
+                               Datum::scalar(make_array<int32_t>({3}))}),
+               make_array<bool>({nullopt, true}));
+}
+
 RowWords reading(const std::optional<RowWords>& rows) {
   EXPECT_TRUE(rows.has_value());
   return rows.value_or(RowWords{});

@@ -208,21 +208,32 @@ Resolution resolve_nanvl(std::span<const TypePtr> arguments, const std::string& 
   return {common, {common, common}};
 }
 
-/// `datum` cast to `type` (by the registry's `cast`, as `call` casts) unless it has it already.
-Datum cast_if_needed(const Datum& datum, const TypePtr& type, ExecContext& context) {
-  if (datum.type()->equals(*type)) {
-    return datum;
+/// The registered name of the comparison `op`.
+const char* comparison_name(CompareOp op) {
+  switch (op) {
+    case CompareOp::kEqual:
+      return "=";
+    case CompareOp::kNotEqual:
+      return "!=";
+    case CompareOp::kLess:
+      return "<";
+    case CompareOp::kLessEqual:
+      return "<=";
+    case CompareOp::kGreater:
+      return ">";
+    case CompareOp::kGreaterEqual:
+      return ">=";
   }
-  const Datum arguments[] = {datum};
-  return call("cast", arguments, {{"to", type}}, &context);
+  return "=";
 }
 
-/// `left op right` after casting both sides to their comparison type.
+/// `left op right` by the registry's comparison, which casts both sides to their comparison
+/// type (the right side only where the left is not null, as Spark evaluates it).
 Datum compare_coerced(CompareOp op, const Datum& left, const Datum& right, const char* name,
                       ExecContext& context) {
-  const TypePtr common = comparison_type_or_throw(left.type(), right.type(), name);
-  return compare(op, cast_if_needed(left, common, context), cast_if_needed(right, common, context),
-                 context.allocator);
+  comparison_type_or_throw(left.type(), right.type(), name);
+  const Datum sides[] = {left, right};
+  return call(comparison_name(op), sides, {}, &context);
 }
 
 void add(FunctionRegistry& registry, std::vector<std::string> names, Function::Arity arity,
