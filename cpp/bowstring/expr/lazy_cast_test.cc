@@ -89,6 +89,19 @@ TEST_F(LazyCastTest, BranchesAreCastOnlyWhereTaken) {
       cast_error(call("nvl2", {col("n"), col("u"), col("n")})).starts_with("[CAST_INVALID_INPUT]"));
 }
 
+TEST_F(LazyCastTest, InNanvlAndNullif) {
+  // n IN (u, 1): NULL where n is NULL; u read where n is not (and raises there).
+  EXPECT_TRUE(cast_error(in(col("n"), {col("u"), lit(1)})).starts_with("[CAST_INVALID_INPUT]"));
+  // n IN (1, 3, u): u read only where n is neither 1 nor 3 nor NULL.
+  expect_array(run(in(col("n"), {lit(1), lit(3), col("u")})),
+               make_array<bool>({true, nullopt, true, nullopt}));
+  expect_array(run(call("nullif", {col("n"), col("t")})),
+               make_array<int32_t>({1, nullopt, 3, nullopt}));
+  // nanvl(CAST(n AS DOUBLE), u): u read on NaN rows only, of which there are none.
+  expect_array(run(call("nanvl", {cast(col("n"), float64()), col("u")})),
+               make_array<double>({1.0, nullopt, 3.0, nullopt}));
+}
+
 TEST_F(LazyCastTest, TryFunctionsGiveNullForMalformedStrings) {
   const BoundExpression sum = bind_one(call("try_add", {col("u"), lit(1)}));
   EXPECT_EQ(sum.to_string(), "try_add(TRY_CAST(u AS BIGINT), 1L)");
