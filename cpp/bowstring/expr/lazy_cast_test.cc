@@ -102,6 +102,23 @@ TEST_F(LazyCastTest, InNanvlAndNullif) {
                make_array<double>({1.0, nullopt, 3.0, nullopt}));
 }
 
+TEST_F(LazyCastTest, ConditionalCallsEvaluateLaterOperandsWhereRead) {
+  const ExprPtr one_by_zero = call("/", {lit(1), lit(0)});
+  // nvl2(n, 1 / 0, 2): the division only where n is not null.
+  expect_array(run_on(call("nvl2", {col("n"), one_by_zero, lit(2.0)}), batch_.slice(1, 1)),
+               make_array<double>({2.0}));
+  EXPECT_THROW(run(call("nvl2", {col("n"), one_by_zero, lit(2.0)})), compute::ArithmeticError);
+  // nanvl(CAST(n AS DOUBLE), 1 / 0): no NaN, no division.
+  expect_array(run(call("nanvl", {cast(col("n"), float64()), one_by_zero})),
+               make_array<double>({1.0, nullopt, 3.0, nullopt}));
+  // case_when(c, n, u + 1): the else value only where c is false, on its rows only.
+  expect_array(run(call("case_when", {col("c"), col("n"), call("+", {col("u"), lit(1)})})),
+               make_array<int64_t>({1, 6, 3, 7}));
+  // n IN (1, 3, n / 0): the division where n is neither 1 nor 3 (nor NULL): nowhere.
+  expect_array(run(in(col("n"), {lit(1), lit(3), call("/", {col("n"), lit(0)})})),
+               make_array<bool>({true, nullopt, true, nullopt}));
+}
+
 TEST_F(LazyCastTest, TryFunctionsGiveNullForMalformedStrings) {
   const BoundExpression sum = bind_one(call("try_add", {col("u"), lit(1)}));
   EXPECT_EQ(sum.to_string(), "try_add(TRY_CAST(u AS BIGINT), 1L)");
