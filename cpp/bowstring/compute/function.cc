@@ -5,6 +5,7 @@
 #include <cctype>
 #include <mutex>
 
+#include "bowstring/compute/coercion.h"
 #include "bowstring/compute/errors.h"
 #include "bowstring/compute/predicate_util.h"
 #include "bowstring/compute/registry_areas.h"
@@ -138,7 +139,12 @@ Datum keep_rows(const Datum& value, const RowWords& rows, int64_t length, const 
 Datum cast_where_read(const Function& function, size_t index, std::span<const Datum> arguments,
                       int64_t length, const ScalarFunction& cast, const TypePtr& to,
                       ExecContext& context) {
-  const std::optional<RowWords> rows = function.rows_reading(index, arguments, length);
+  // A widening cast (to the tightest common type of both: INT as BIGINT, FLOAT as DOUBLE)
+  // raises for no value, so the rows it reads do not matter and it takes the argument as is.
+  const std::optional<TypePtr> widened = tightest_common_type(arguments[index].type(), to);
+  const std::optional<RowWords> rows = widened && (*widened)->equals(*to)
+                                           ? std::nullopt
+                                           : function.rows_reading(index, arguments, length);
   const Datum input =
       rows ? keep_rows(arguments[index], *rows, length, to, context.allocator) : arguments[index];
   if (input.is_scalar() && input.scalar_is_null() && input.type()->equals(*to)) {

@@ -200,7 +200,8 @@ std::optional<RowWords> rows_where_valid(std::span<const Datum> arguments, int64
 /// `length`) cast to `to` by `cast` (the registry's `cast` or `try_cast`) on the rows where the
 /// function reads it; the other rows of the result are null. A cast array is a view of the
 /// argument with those rows nulled (its values shared) when that hides a non-null row; a scalar
-/// no row reads becomes a null of type `to` without being cast.
+/// no row reads becomes a null of type `to` without being cast. A widening cast, which cannot
+/// raise, takes the argument as it is.
 Datum cast_where_read(const Function& function, size_t index, std::span<const Datum> arguments,
                       int64_t length, const ScalarFunction& cast, const TypePtr& to,
                       ExecContext& context);
