@@ -253,6 +253,11 @@ TEST(LazyCastTest, CastInputIsAViewOfTheArgument) {
   EXPECT_EQ(view.data()->buffers[1], text.data()->buffers[1]);
   EXPECT_EQ(view.data()->buffers[2], text.data()->buffers[2]);
   EXPECT_TRUE(view.array().equals(make_string_array({"2", nullopt, "4", nullopt})));
+  // A widening cast cannot raise: it gets the argument itself.
+  const Array ints = make_array<int32_t>({5, 6, 7, 8});
+  const Datum widened[] = {make_array<int64_t>({1, nullopt, 3, nullopt}), ints};
+  EXPECT_EQ(cast_where_read(plus, 1, widened, 4, echo, int64(), context).data().get(),
+            ints.data().get());
   // Rows already null in the argument need no new bitmap either.
   const Array sparse = make_string_array({"2", nullopt, "4", nullopt});
   const Datum sparse_arguments[] = {numbers(), sparse};
