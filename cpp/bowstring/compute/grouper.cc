@@ -1,6 +1,7 @@
 #include "bowstring/compute/grouper.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <numeric>
 #include <string>
@@ -56,14 +57,33 @@ constexpr uint32_t kNoGroup = UINT32_MAX;
 // --- One key of at most 8 bytes ------------------------------------------------------------
 
 /// Which value loader a single fixed-width key uses.
-enum class ScalarKey : uint8_t { kBool, kU8, kU16, kU32, kU64, kHalf, kFloat, kDouble };
+/// Signed integers are sign-extended, so that a range of small negative and positive keys stays
+/// a small range of 64-bit keys (see `IntegerGrouper`'s direct table).
+enum class ScalarKey : uint8_t {
+  kBool,
+  kU8,
+  kU16,
+  kU32,
+  kI8,
+  kI16,
+  kI32,
+  kU64,
+  kHalf,
+  kFloat,
+  kDouble
+};
 
 /// A single key whose values fit 64 bits: open addressing on the (normalized) value.
 class IntegerGrouper final : public Grouper {
  public:
   IntegerGrouper(TypePtr type, ScalarKey kind, Allocator* allocator)
-      : Grouper({std::move(type)}, allocator), kind_(kind) {
-    resize_table(1024);
+      : Grouper({std::move(type)}, allocator),
+        kind_(kind),
+        direct_(kind != ScalarKey::kHalf && kind != ScalarKey::kFloat &&
+                kind != ScalarKey::kDouble) {
+    if (!direct_) {
+      resize_table(1024);
+    }
   }
 
   void consume(std::span<const Array> keys, uint32_t* group_ids) override {
@@ -77,26 +97,20 @@ class IntegerGrouper final : public Grouper {
         });
         return;
       }
-      case ScalarKey::kU8: {
-        const auto* values = data.values<uint8_t>(1);
-        consume_values(data, group_ids, [&](int64_t i) -> uint64_t { return values[i]; });
-        return;
-      }
-      case ScalarKey::kU16: {
-        const auto* values = data.values<uint16_t>(1);
-        consume_values(data, group_ids, [&](int64_t i) -> uint64_t { return values[i]; });
-        return;
-      }
-      case ScalarKey::kU32: {
-        const auto* values = data.values<uint32_t>(1);
-        consume_values(data, group_ids, [&](int64_t i) -> uint64_t { return values[i]; });
-        return;
-      }
-      case ScalarKey::kU64: {
-        const auto* values = data.values<uint64_t>(1);
-        consume_values(data, group_ids, [&](int64_t i) -> uint64_t { return values[i]; });
-        return;
-      }
+      case ScalarKey::kU8:
+        return consume_integers<uint8_t>(data, group_ids);
+      case ScalarKey::kU16:
+        return consume_integers<uint16_t>(data, group_ids);
+      case ScalarKey::kU32:
+        return consume_integers<uint32_t>(data, group_ids);
+      case ScalarKey::kI8:
+        return consume_integers<int8_t>(data, group_ids);
+      case ScalarKey::kI16:
+        return consume_integers<int16_t>(data, group_ids);
+      case ScalarKey::kI32:
+        return consume_integers<int32_t>(data, group_ids);
+      case ScalarKey::kU64:
+        return consume_integers<uint64_t>(data, group_ids);
       case ScalarKey::kHalf: {
         const auto* values = data.values<uint16_t>(1);
         consume_values(data, group_ids, [&](int64_t i) -> uint64_t {
@@ -213,14 +227,125 @@ class IntegerGrouper final : public Grouper {
     return null_group_;
   }
 
+  /// Integers as 64-bit keys: signed ones sign-extended, unsigned ones zero-extended.
+  template <typename T>
+  void consume_integers(const ArrayData& data, uint32_t* group_ids) {
+    const T* values = data.values<T>(1);
+    consume_values(data, group_ids,
+                   [values](int64_t i) { return static_cast<uint64_t>(values[i]); });
+  }
+
   template <typename Load>
   void consume_values(const ArrayData& data, uint32_t* group_ids, Load load) {
-    consume_values(data.buffers[0] != nullptr ? data.buffers[0]->data() : nullptr, data.offset,
-                   data.length, group_ids, load);
+    consume_values(
+        data.null_count() != 0 && data.buffers[0] != nullptr ? data.buffers[0]->data() : nullptr,
+        data.offset, data.length, group_ids, load);
   }
 
   template <typename Load>
   void consume_values(const uint8_t* validity, int64_t offset, int64_t length, uint32_t* group_ids,
+                      Load load) {
+    if (direct_) {
+      if (fits_direct_table(validity, offset, length, load)) {
+        if (validity == nullptr) {
+          consume_direct<false>(validity, offset, length, group_ids, load);
+        } else {
+          consume_direct<true>(validity, offset, length, group_ids, load);
+        }
+        return;
+      }
+      // The keys spread too far: from now on they go to the hash table.
+      direct_ = false;
+      direct_table_ = {};
+      resize_table(std::max<size_t>(1024, std::bit_ceil(group_keys_.size() * 2 + 2)));
+    }
+    consume_hashed(validity, offset, length, group_ids, load);
+  }
+
+  /// Whether the keys of the batch (signed 64-bit values) fit the direct table, after growing it
+  /// if needed (and possible): an array indexed by key - base, for keys in a range of at most
+  /// kMaxDirectRange values, so that a lookup is one load.
+  template <typename Load>
+  bool fits_direct_table(const uint8_t* validity, int64_t offset, int64_t length, Load load) {
+    rows_seen_ += length;
+    int64_t low = INT64_MAX;
+    int64_t high = INT64_MIN;
+    if (validity == nullptr) {
+      for (int64_t i = 0; i < length; ++i) {
+        const auto key = static_cast<int64_t>(load(i));
+        low = std::min(low, key);
+        high = std::max(high, key);
+      }
+    } else {
+      for_each_set_bit(validity, offset, length, [&](int64_t i) {
+        const auto key = static_cast<int64_t>(load(i));
+        low = std::min(low, key);
+        high = std::max(high, key);
+      });
+    }
+    if (low > high) {
+      return true;  // only nulls
+    }
+    const auto size = static_cast<int64_t>(direct_table_.size());
+    if (size > 0 && low >= direct_base_ && high - direct_base_ < size) {
+      return true;
+    }
+    // The new range covers the old one and the batch's, and at least doubles the old size (on
+    // the side the keys grew), so that keys growing batch after batch rebuild it rarely.
+    __int128 new_low = low;
+    __int128 new_high = high;
+    if (size > 0) {
+      new_low = std::min<__int128>(new_low, direct_base_);
+      new_high = std::max<__int128>(new_high, __int128{direct_base_} + size - 1);
+    }
+    // The table stays within a multiple of the rows seen, so that a few spread keys do not make
+    // a large table.
+    const int64_t limit = std::min(kMaxDirectRange, std::max<int64_t>(4096, 32 * rows_seen_));
+    if (new_high - new_low + 1 > limit) {
+      return false;
+    }
+    const __int128 wanted = std::max<__int128>(new_high - new_low + 1, 2 * __int128{size});
+    const __int128 grown = std::min<__int128>(wanted, limit);
+    if (size > 0 && low < direct_base_) {
+      new_low = std::max<__int128>(new_high - grown + 1, INT64_MIN);
+    } else {
+      new_high = std::min<__int128>(new_low + grown - 1, INT64_MAX);
+    }
+    direct_base_ = static_cast<int64_t>(new_low);
+    direct_table_.assign(static_cast<size_t>(new_high - new_low + 1), kNoGroup);
+    for (size_t g = 0; g < group_keys_.size(); ++g) {
+      if (g != null_group_) {
+        direct_table_[static_cast<uint64_t>(group_keys_[g]) - static_cast<uint64_t>(direct_base_)] =
+            static_cast<uint32_t>(g);
+      }
+    }
+    return true;
+  }
+
+  template <bool kHasNulls, typename Load>
+  void consume_direct(const uint8_t* validity, int64_t offset, int64_t length, uint32_t* group_ids,
+                      Load load) {
+    uint32_t* table = direct_table_.data();
+    const auto base = static_cast<uint64_t>(direct_base_);
+    for (int64_t i = 0; i < length; ++i) {
+      if constexpr (kHasNulls) {
+        if (!bit_util::get_bit(validity, offset + i)) {
+          group_ids[i] = null_group();
+          continue;
+        }
+      }
+      const uint64_t key = load(i);
+      uint32_t group = table[key - base];
+      if (group == kNoGroup) [[unlikely]] {
+        group = new_group(key);
+        table[key - base] = group;
+      }
+      group_ids[i] = group;
+    }
+  }
+
+  template <typename Load>
+  void consume_hashed(const uint8_t* validity, int64_t offset, int64_t length, uint32_t* group_ids,
                       Load load) {
     // Rows this far ahead have their slot prefetched once the table outgrows the caches.
     constexpr int64_t kAhead = 16;
@@ -261,7 +386,14 @@ class IntegerGrouper final : public Grouper {
     }
   }
 
+  // Keys in a range of this many values at most are looked up in a direct table (16 MiB).
+  static constexpr int64_t kMaxDirectRange = int64_t{1} << 22;
+
   ScalarKey kind_;
+  bool direct_;
+  std::vector<uint32_t> direct_table_;
+  int64_t direct_base_ = 0;
+  int64_t rows_seen_ = 0;
   std::vector<Slot> slots_;
   size_t mask_ = 0;
   int shift_ = 0;
@@ -974,13 +1106,18 @@ std::unique_ptr<Grouper> Grouper::make(std::span<const TypePtr> key_types, Alloc
         break;
       default:
         if (!type->is_nested()) {
+          const bool is_unsigned = type->id() == TypeId::kUInt8 || type->id() == TypeId::kUInt16 ||
+                                   type->id() == TypeId::kUInt32;
           switch (type->byte_width()) {
             case 1:
-              return std::make_unique<IntegerGrouper>(type, ScalarKey::kU8, allocator);
+              return std::make_unique<IntegerGrouper>(
+                  type, is_unsigned ? ScalarKey::kU8 : ScalarKey::kI8, allocator);
             case 2:
-              return std::make_unique<IntegerGrouper>(type, ScalarKey::kU16, allocator);
+              return std::make_unique<IntegerGrouper>(
+                  type, is_unsigned ? ScalarKey::kU16 : ScalarKey::kI16, allocator);
             case 4:
-              return std::make_unique<IntegerGrouper>(type, ScalarKey::kU32, allocator);
+              return std::make_unique<IntegerGrouper>(
+                  type, is_unsigned ? ScalarKey::kU32 : ScalarKey::kI32, allocator);
             case 8:
               return std::make_unique<IntegerGrouper>(type, ScalarKey::kU64, allocator);
             default:
