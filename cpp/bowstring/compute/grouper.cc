@@ -68,6 +68,7 @@ enum class ScalarKey : uint8_t {
   kI16,
   kI32,
   kU64,
+  kPair,  // two 32-bit group ids (high and low halves), as `CombinedGrouper` pairs them
   kHalf,
   kFloat,
   kDouble
@@ -110,6 +111,7 @@ class IntegerGrouper final : public Grouper {
       case ScalarKey::kI32:
         return consume_integers<int32_t>(data, group_ids);
       case ScalarKey::kU64:
+      case ScalarKey::kPair:
         return consume_integers<uint64_t>(data, group_ids);
       case ScalarKey::kHalf: {
         const auto* values = data.values<uint16_t>(1);
@@ -245,13 +247,17 @@ class IntegerGrouper final : public Grouper {
   template <typename Load>
   void consume_values(const uint8_t* validity, int64_t offset, int64_t length, uint32_t* group_ids,
                       Load load) {
+    int64_t done = 0;
     if (direct_) {
-      if (fits_direct_table(validity, offset, length, load)) {
-        if (validity == nullptr) {
-          consume_direct<false>(validity, offset, length, group_ids, load);
-        } else {
-          consume_direct<true>(validity, offset, length, group_ids, load);
-        }
+      rows_seen_ += length;
+      if (kind_ == ScalarKey::kPair) {
+        done = consume_pairs_direct(validity, length, group_ids, load);
+      } else if (validity == nullptr) {
+        done = consume_direct<false>(validity, offset, length, group_ids, load);
+      } else {
+        done = consume_direct<true>(validity, offset, length, group_ids, load);
+      }
+      if (done == length) {
         return;
       }
       // The keys spread too far: from now on they go to the hash table.
@@ -259,74 +265,19 @@ class IntegerGrouper final : public Grouper {
       direct_table_ = {};
       resize_table(std::max<size_t>(1024, std::bit_ceil(group_keys_.size() * 2 + 2)));
     }
-    consume_hashed(validity, offset, length, group_ids, load);
+    consume_hashed(validity, offset + done, length - done, group_ids + done,
+                   [&load, done](int64_t i) { return load(i + done); });
   }
 
-  /// Whether the keys of the batch (signed 64-bit values) fit the direct table, after growing it
-  /// if needed (and possible): an array indexed by key - base, for keys in a range of at most
-  /// kMaxDirectRange values, so that a lookup is one load.
-  template <typename Load>
-  bool fits_direct_table(const uint8_t* validity, int64_t offset, int64_t length, Load load) {
-    rows_seen_ += length;
-    int64_t low = INT64_MAX;
-    int64_t high = INT64_MIN;
-    if (validity == nullptr) {
-      for (int64_t i = 0; i < length; ++i) {
-        const auto key = static_cast<int64_t>(load(i));
-        low = std::min(low, key);
-        high = std::max(high, key);
-      }
-    } else {
-      for_each_set_bit(validity, offset, length, [&](int64_t i) {
-        const auto key = static_cast<int64_t>(load(i));
-        low = std::min(low, key);
-        high = std::max(high, key);
-      });
-    }
-    if (low > high) {
-      return true;  // only nulls
-    }
-    const auto size = static_cast<int64_t>(direct_table_.size());
-    if (size > 0 && low >= direct_base_ && high - direct_base_ < size) {
-      return true;
-    }
-    // The new range covers the old one and the batch's, and at least doubles the old size (on
-    // the side the keys grew), so that keys growing batch after batch rebuild it rarely.
-    __int128 new_low = low;
-    __int128 new_high = high;
-    if (size > 0) {
-      new_low = std::min<__int128>(new_low, direct_base_);
-      new_high = std::max<__int128>(new_high, __int128{direct_base_} + size - 1);
-    }
-    // The table stays within a multiple of the rows seen, so that a few spread keys do not make
-    // a large table.
-    const int64_t limit = std::min(kMaxDirectRange, std::max<int64_t>(4096, 32 * rows_seen_));
-    if (new_high - new_low + 1 > limit) {
-      return false;
-    }
-    const __int128 wanted = std::max<__int128>(new_high - new_low + 1, 2 * __int128{size});
-    const __int128 grown = std::min<__int128>(wanted, limit);
-    if (size > 0 && low < direct_base_) {
-      new_low = std::max<__int128>(new_high - grown + 1, INT64_MIN);
-    } else {
-      new_high = std::min<__int128>(new_low + grown - 1, INT64_MAX);
-    }
-    direct_base_ = static_cast<int64_t>(new_low);
-    direct_table_.assign(static_cast<size_t>(new_high - new_low + 1), kNoGroup);
-    for (size_t g = 0; g < group_keys_.size(); ++g) {
-      if (g != null_group_) {
-        direct_table_[static_cast<uint64_t>(group_keys_[g]) - static_cast<uint64_t>(direct_base_)] =
-            static_cast<uint32_t>(g);
-      }
-    }
-    return true;
-  }
-
+  /// Looks keys up in the direct table, an array indexed by key - base (keys as signed 64-bit
+  /// values), growing it for keys outside. Returns the number of rows done: all of them, unless
+  /// a key is too far from the others for the table.
   template <bool kHasNulls, typename Load>
-  void consume_direct(const uint8_t* validity, int64_t offset, int64_t length, uint32_t* group_ids,
-                      Load load) {
+  int64_t consume_direct(const uint8_t* validity, int64_t offset, int64_t length,
+                         uint32_t* group_ids, Load load) {
     uint32_t* table = direct_table_.data();
-    const auto base = static_cast<uint64_t>(direct_base_);
+    auto base = static_cast<uint64_t>(direct_base_);
+    uint64_t size = direct_table_.size();
     for (int64_t i = 0; i < length; ++i) {
       if constexpr (kHasNulls) {
         if (!bit_util::get_bit(validity, offset + i)) {
@@ -335,6 +286,14 @@ class IntegerGrouper final : public Grouper {
         }
       }
       const uint64_t key = load(i);
+      if (key - base >= size) [[unlikely]] {
+        if (!grow_direct_table(static_cast<int64_t>(key))) {
+          return i;
+        }
+        table = direct_table_.data();
+        base = static_cast<uint64_t>(direct_base_);
+        size = direct_table_.size();
+      }
       uint32_t group = table[key - base];
       if (group == kNoGroup) [[unlikely]] {
         group = new_group(key);
@@ -342,6 +301,109 @@ class IntegerGrouper final : public Grouper {
       }
       group_ids[i] = group;
     }
+    return length;
+  }
+
+  /// The direct table of pairs: pair (high, low) at high * 2^pair_shift_ + low, for highs below
+  /// pair_rows_ and lows below 2^pair_shift_. Returns the number of rows done, as
+  /// `consume_direct`.
+  template <typename Load>
+  int64_t consume_pairs_direct(const uint8_t* validity, int64_t length, uint32_t* group_ids,
+                               Load load) {
+    if (validity != nullptr) {
+      return 0;  // pairs of group ids are never null: nullable keys go to the hash table
+    }
+    uint32_t* table = direct_table_.data();
+    uint64_t rows = pair_rows_;
+    int shift = pair_shift_;
+    for (int64_t i = 0; i < length; ++i) {
+      const uint64_t key = load(i);
+      const uint64_t high = key >> 32;
+      const uint64_t low = key & UINT32_MAX;
+      if (high >= rows || (low >> shift) != 0) [[unlikely]] {
+        if (!grow_pair_table(high, low)) {
+          return i;
+        }
+        table = direct_table_.data();
+        rows = pair_rows_;
+        shift = pair_shift_;
+      }
+      const uint64_t index = (high << shift) | low;
+      uint32_t group = table[index];
+      if (group == kNoGroup) [[unlikely]] {
+        group = new_group(key);
+        table[index] = group;
+      }
+      group_ids[i] = group;
+    }
+    return length;
+  }
+
+  /// Grows the direct table of pairs to hold (high, low), doubling its sides as needed; false
+  /// when it would pass the limit of `grow_direct_table`.
+  bool grow_pair_table(uint64_t high, uint64_t low) {
+    uint64_t rows = std::max<uint64_t>(pair_rows_, 16);
+    int shift = std::max(pair_shift_, 4);
+    while (rows <= high) {
+      rows *= 2;
+    }
+    while ((low >> shift) != 0) {
+      ++shift;
+    }
+    const int64_t limit = std::min(kMaxDirectRange, std::max<int64_t>(4096, 32 * rows_seen_));
+    if (shift > 32 || rows > static_cast<uint64_t>(limit) ||
+        (rows << shift) > static_cast<uint64_t>(limit)) {
+      return false;
+    }
+    pair_rows_ = rows;
+    pair_shift_ = shift;
+    direct_table_.assign(static_cast<size_t>(rows << shift), kNoGroup);
+    for (size_t g = 0; g < group_keys_.size(); ++g) {
+      if (g == null_group_) {
+        continue;
+      }
+      const uint64_t key = group_keys_[g];
+      direct_table_[((key >> 32) << shift) | (key & UINT32_MAX)] = static_cast<uint32_t>(g);
+    }
+    return true;
+  }
+
+  /// Grows the direct table to hold `key`, at least doubling it (towards the key), so that
+  /// keys spreading batch after batch rebuild it rarely. False when the range would pass
+  /// kMaxDirectRange, or a multiple of the rows seen (so that a few spread keys do not make a
+  /// large table).
+  bool grow_direct_table(int64_t key) {
+    const auto size = static_cast<int64_t>(direct_table_.size());
+    __int128 low = key;
+    __int128 high = key;
+    if (size > 0) {
+      low = std::min<__int128>(low, direct_base_);
+      high = std::max<__int128>(high, __int128{direct_base_} + size - 1);
+    }
+    const int64_t limit = std::min(kMaxDirectRange, std::max<int64_t>(4096, 32 * rows_seen_));
+    if (high - low + 1 > limit) {
+      return false;
+    }
+    const __int128 grown =
+        std::min<__int128>(std::max<__int128>({high - low + 1, 2 * __int128{size}, 4096}), limit);
+    if (size == 0) {
+      // The first key in the middle: keys around it fit.
+      low = std::max<__int128>(__int128{key} - grown / 2, INT64_MIN);
+      high = std::min<__int128>(low + grown - 1, INT64_MAX);
+    } else if (key < direct_base_) {
+      low = std::max<__int128>(high - grown + 1, INT64_MIN);
+    } else {
+      high = std::min<__int128>(low + grown - 1, INT64_MAX);
+    }
+    direct_base_ = static_cast<int64_t>(low);
+    direct_table_.assign(static_cast<size_t>(high - low + 1), kNoGroup);
+    for (size_t g = 0; g < group_keys_.size(); ++g) {
+      if (g != null_group_) {
+        direct_table_[group_keys_[g] - static_cast<uint64_t>(direct_base_)] =
+            static_cast<uint32_t>(g);
+      }
+    }
+    return true;
   }
 
   template <typename Load>
@@ -394,6 +456,8 @@ class IntegerGrouper final : public Grouper {
   std::vector<uint32_t> direct_table_;
   int64_t direct_base_ = 0;
   int64_t rows_seen_ = 0;
+  uint64_t pair_rows_ = 0;
+  int pair_shift_ = 0;
   std::vector<Slot> slots_;
   size_t mask_ = 0;
   int shift_ = 0;
@@ -1026,7 +1090,7 @@ class CombinedGrouper final : public Grouper {
       columns_.push_back(Grouper::make(std::span<const TypePtr>(&type, 1), allocator));
     }
     for (size_t c = 1; c < key_types_.size(); ++c) {
-      pairs_.push_back(std::make_unique<IntegerGrouper>(uint64(), ScalarKey::kU64, allocator));
+      pairs_.push_back(std::make_unique<IntegerGrouper>(uint64(), ScalarKey::kPair, allocator));
     }
   }
 
