@@ -11,8 +11,8 @@ Cases (ROWS = 10 million unless --rows says otherwise):
 - ``sort int64`` (10M) and ``sort strings`` (1M): sort indices, ascending;
 - ``group sum``: sum of a float64 column grouped by an int64 key with 10, 10K and 1M groups
   (also DuckDB's ``GROUP BY`` over the same Arrow table, on one thread, and pyarrow on one
-  thread, ``pyarrow 1t``: Bowstring's grouped aggregation runs on one thread, pyarrow's uses
-  every core by default);
+  thread, ``pyarrow 1t``). Bowstring's ``group_by`` and pyarrow's default both split inputs of
+  millions of rows over every core;
 - ``hash int64``: Spark's ``hash`` (Murmur3) against DuckDB's ``hash`` (there is no hash in
   pyarrow.compute): different functions of the same cost class.
 

@@ -340,7 +340,7 @@ class IntegerGrouper final : public Grouper {
   }
 
   /// Grows the direct table of pairs to hold (high, low), doubling its sides as needed; false
-  /// when it would pass the limit of `grow_direct_table`.
+  /// when it would pass `direct_limit()`.
   bool grow_pair_table(uint64_t high, uint64_t low) {
     uint64_t rows = std::max<uint64_t>(pair_rows_, 16);
     int shift = std::max(pair_shift_, 4);
@@ -350,7 +350,7 @@ class IntegerGrouper final : public Grouper {
     while ((low >> shift) != 0) {
       ++shift;
     }
-    const int64_t limit = std::min(kMaxDirectRange, std::max<int64_t>(4096, 32 * rows_seen_));
+    const int64_t limit = direct_limit();
     if (shift > 32 || rows > static_cast<uint64_t>(limit) ||
         (rows << shift) > static_cast<uint64_t>(limit)) {
       return false;
@@ -368,10 +368,15 @@ class IntegerGrouper final : public Grouper {
     return true;
   }
 
+  /// The most entries of a direct table: kMaxDirectRange, and a multiple of the rows seen (so
+  /// that a few spread keys do not make a large table).
+  int64_t direct_limit() const {
+    return std::min(kMaxDirectRange, std::max<int64_t>(4096, 32 * rows_seen_));
+  }
+
   /// Grows the direct table to hold `key`, at least doubling it (towards the key), so that
   /// keys spreading batch after batch rebuild it rarely. False when the range would pass
-  /// kMaxDirectRange, or a multiple of the rows seen (so that a few spread keys do not make a
-  /// large table).
+  /// `direct_limit()`.
   bool grow_direct_table(int64_t key) {
     const auto size = static_cast<int64_t>(direct_table_.size());
     __int128 low = key;
@@ -380,7 +385,7 @@ class IntegerGrouper final : public Grouper {
       low = std::min<__int128>(low, direct_base_);
       high = std::max<__int128>(high, __int128{direct_base_} + size - 1);
     }
-    const int64_t limit = std::min(kMaxDirectRange, std::max<int64_t>(4096, 32 * rows_seen_));
+    const int64_t limit = direct_limit();
     if (high - low + 1 > limit) {
       return false;
     }
@@ -753,33 +758,7 @@ void encode_value(const ArrayData& data, int64_t i, std::string& out) {
     case TypeId::kListView:
     case TypeId::kLargeListView:
     case TypeId::kFixedSizeList: {
-      int64_t begin = 0;
-      int64_t end = 0;
-      const uint8_t* offsets = data.buffers[1] != nullptr ? data.buffers[1]->data() : nullptr;
-      switch (type.id()) {
-        case TypeId::kList:
-        case TypeId::kMap:
-          begin = reinterpret_cast<const int32_t*>(offsets)[row];
-          end = reinterpret_cast<const int32_t*>(offsets)[row + 1];
-          break;
-        case TypeId::kLargeList:
-          begin = reinterpret_cast<const int64_t*>(offsets)[row];
-          end = reinterpret_cast<const int64_t*>(offsets)[row + 1];
-          break;
-        case TypeId::kListView:
-          begin = reinterpret_cast<const int32_t*>(offsets)[row];
-          end = begin + reinterpret_cast<const int32_t*>(data.buffers[2]->data())[row];
-          break;
-        case TypeId::kLargeListView:
-          begin = reinterpret_cast<const int64_t*>(offsets)[row];
-          end = begin + reinterpret_cast<const int64_t*>(data.buffers[2]->data())[row];
-          break;
-        default: {
-          const int64_t size = type_cast<FixedSizeListType>(type).list_size();
-          begin = row * size;
-          end = begin + size;
-        }
-      }
+      const auto [begin, end] = list_element_range(data, row);
       const auto count = static_cast<uint32_t>(end - begin);
       append_raw(out, &count, sizeof(count));
       for (int64_t j = begin; j < end; ++j) {

@@ -143,4 +143,9 @@ std::string_view binary_value(const ArrayData& data, int64_t i);
 /// Index into the dictionary of value `i` (relative to the window) of a dictionary array.
 int64_t dictionary_index(const ArrayData& data, int64_t i);
 
+/// The elements [begin, end) of the child of list row `row` (absolute: the window's offset
+/// included) of a list-like array: list, map, large list, their views, fixed-size list (or an
+/// extension type stored as one of them).
+std::pair<int64_t, int64_t> list_element_range(const ArrayData& data, int64_t row);
+
 }  // namespace bowstring::compute
