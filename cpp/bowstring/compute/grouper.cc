@@ -535,6 +535,9 @@ class ByteKeyTable {
     return unfindable_;
   }
 
+  /// Whether the slots are few enough to stay in the caches (prefetching them is no use).
+  bool fits_caches() const { return slots_.size() <= (size_t{1} << 14); }
+
   /// Starts loading the slot where a key of hash `hash` is looked for first.
   void prefetch(uint64_t hash) const { __builtin_prefetch(slots_.data() + (hash & mask_)); }
 
@@ -543,14 +546,9 @@ class ByteKeyTable {
     const auto tag = static_cast<uint32_t>(hash >> 32);
     size_t slot = hash & mask_;
     while (true) {
-      Slot& candidate = slots_[slot];
-      if (candidate.group_plus_one == 0) {
-        const uint32_t group = insert(key, length, hash);
-        candidate = Slot{tag, group + 1};
-        if (group_hashes_.size() * 2 > slots_.size()) {
-          resize(slots_.size() * 2);
-        }
-        return group;
+      const Slot& candidate = slots_[slot];
+      if (candidate.group_plus_one == 0) [[unlikely]] {
+        return insert_at(slot, key, length, hash);
       }
       if (candidate.tag == tag) {
         const uint32_t group = candidate.group_plus_one - 1;
@@ -569,6 +567,17 @@ class ByteKeyTable {
     uint32_t tag;             // high half of the hash
     uint32_t group_plus_one;  // 0: empty
   };
+
+  /// Adds `key` as a new group in the empty slot `slot`; out of line, as it is rare.
+  [[gnu::noinline]] uint32_t insert_at(size_t slot, const char* key, int64_t length,
+                                       uint64_t hash) {
+    const uint32_t group = insert(key, length, hash);
+    slots_[slot] = Slot{static_cast<uint32_t>(hash >> 32), group + 1};
+    if (group_hashes_.size() * 2 > slots_.size()) {
+      resize(slots_.size() * 2);
+    }
+    return group;
+  }
 
   uint32_t insert(const char* key, int64_t length, uint64_t hash) {
     if (group_hashes_.size() >= kNoGroup - 1) {
@@ -658,10 +667,20 @@ class BinaryGrouper final : public Grouper {
   template <typename Get>
   void consume_values(const ArrayData& data, uint32_t* group_ids, Get get) {
     constexpr int64_t kBlock = 64;
-    const uint8_t* validity = data.buffers[0] != nullptr ? data.buffers[0]->data() : nullptr;
+    const uint8_t* validity =
+        data.null_count() != 0 && data.buffers[0] != nullptr ? data.buffers[0]->data() : nullptr;
     uint64_t hashes[kBlock];
     for (int64_t start = 0; start < data.length; start += kBlock) {
       const int64_t count = std::min(kBlock, data.length - start);
+      if (validity == nullptr && table_.fits_caches()) {
+        // A table in the caches needs no prefetching: one pass.
+        for (int64_t i = start; i < start + count; ++i) {
+          const std::string_view key = get(i);
+          const auto size = static_cast<int64_t>(key.size());
+          group_ids[i] = table_.find_or_insert(key.data(), size, hash_bytes(key.data(), size));
+        }
+        continue;
+      }
       for (int64_t j = 0; j < count; ++j) {
         const int64_t i = start + j;
         if (validity == nullptr || bit_util::get_bit(validity, data.offset + i)) {
