@@ -544,6 +544,7 @@ class ByteKeyTable {
   /// The group of `key` (whose hash is `hash`), a new one if it is not there yet.
   uint32_t find_or_insert(const char* key, int64_t length, uint64_t hash) {
     const auto tag = static_cast<uint32_t>(hash >> 32);
+    const ShortWords probe = head_words(key, length);
     size_t slot = hash & mask_;
     while (true) {
       const Slot& candidate = slots_[slot];
@@ -552,9 +553,10 @@ class ByteKeyTable {
       }
       if (candidate.tag == tag) {
         const uint32_t group = candidate.group_plus_one - 1;
-        const int64_t begin = offsets_[group];
-        if (offsets_[group + 1] - begin == length &&
-            bytes_equal(bytes_.data() + begin, key, length)) {
+        const KeyHead& head = heads_[group];
+        if (head.length == length && head.words.first == probe.first &&
+            head.words.last == probe.last &&
+            (length <= 16 || bytes_equal(bytes_.data() + offsets_[group], key, length))) {
           return group;
         }
       }
@@ -567,6 +569,17 @@ class ByteKeyTable {
     uint32_t tag;             // high half of the hash
     uint32_t group_plus_one;  // 0: empty
   };
+
+  /// A group's key length and, for keys of at most 16 bytes, its words: compared first, so
+  /// that short keys are compared without reading the arena.
+  struct KeyHead {
+    ShortWords words;
+    int64_t length;
+  };
+
+  static ShortWords head_words(const char* key, int64_t length) {
+    return length <= 16 ? short_words(key, length) : ShortWords{};
+  }
 
   /// Adds `key` as a new group in the empty slot `slot`; out of line, as it is rare.
   [[gnu::noinline]] uint32_t insert_at(size_t slot, const char* key, int64_t length,
@@ -587,6 +600,7 @@ class ByteKeyTable {
       bytes_.append(key, static_cast<size_t>(length));
     }
     offsets_.push_back(static_cast<int64_t>(bytes_.size()));
+    heads_.push_back(KeyHead{head_words(key, length), length});
     group_hashes_.push_back(hash);
     return static_cast<uint32_t>(group_hashes_.size() - 1);
   }
@@ -612,6 +626,7 @@ class ByteKeyTable {
   size_t mask_ = 0;
   std::vector<uint64_t> group_hashes_;
   std::vector<int64_t> offsets_{0};
+  std::vector<KeyHead> heads_;
   std::string bytes_;
   uint32_t unfindable_ = kNoGroup;
 };
