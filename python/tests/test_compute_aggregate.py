@@ -301,3 +301,25 @@ def test_decimal_sum_leaving_38_digits_midway_follows_spark() -> None:
     result = pa.table(compute.group_by([pa.array([1, 1, 1])], [("try_sum", [values])],
                                        names=["k", "s"]))
     assert result["s"].to_pylist() == [None]
+
+
+def test_min_max_of_structs_and_arrays_follow_spark() -> None:
+    # Spark 4.3: over named_struct(a, b) (1,'x'), (1,'y'), (0,'z'), (NULL,'w') min is {NULL, w}
+    # and max {1, y}; over arrays [1,2], [1], [1,NULL], [], [0,5], [NULL] min is [] and max
+    # [1, 2]; over [{x: b}], [{x: a}, {x: c}] min is [{x: a}, {x: c}] and max [{x: b}].
+    rows = pa.array([{"a": 1, "b": "x"}, {"a": 1, "b": "y"}, {"a": 0, "b": "z"},
+                     {"a": None, "b": "w"}])
+    lists = pa.array([[1, 2], [1], [1, None], [], [0, 5], [None]], pa.list_(pa.int64()))
+    nested = pa.array([[{"x": "b"}], [{"x": "a"}, {"x": "c"}]])
+    for values, low, high in [
+        (rows, {"a": None, "b": "w"}, {"a": 1, "b": "y"}),
+        (lists, [], [1, 2]),
+        (nested, [{"x": "a"}, {"x": "c"}], [{"x": "b"}]),
+    ]:
+        keys = pa.array([7] * len(values))
+        result = pa.table(compute.group_by([keys], [("min", [values]), ("max", [values])],
+                                           names=["k", "low", "high"]))
+        assert result["low"].to_pylist() == [low]
+        assert result["high"].to_pylist() == [high]
+    with pytest.raises(errors.AnalysisException, match="INVALID_ORDERING_TYPE"):
+        compute.call("min", pa.array([[(1, 2)]], pa.map_(pa.int64(), pa.int64())))
