@@ -11,8 +11,10 @@ Cases (ROWS = 10 million unless --rows says otherwise):
 - ``sort int64`` (10M) and ``sort strings`` (1M): sort indices, ascending;
 - ``group sum``: sum of a float64 column grouped by an int64 key with 10, 10K and 1M groups
   (also DuckDB's ``GROUP BY`` over the same Arrow table, on one thread, and pyarrow on one
-  thread, ``pyarrow 1t``: Bowstring's grouped aggregation runs on one thread, pyarrow's uses
-  every core by default);
+  thread, ``pyarrow 1t``). Bowstring's ``group_by`` and pyarrow's default both split inputs of
+  millions of rows over every core;
+- ``group sum, string+int keys``: the same sum grouped by a string key of 8 values and an
+  int64 key of 10 (80 groups);
 - ``hash int64``: Spark's ``hash`` (Murmur3) against DuckDB's ``hash`` (there is no hash in
   pyarrow.compute): different functions of the same cost class.
 
@@ -132,6 +134,17 @@ def make_cases(rows: int) -> Dict[str, Dict[str, Callable[[], object]]]:
             ),
             "duckdb": duckdb_query("SELECT k, sum(v) FROM t GROUP BY k", t=table),
         }
+    names = pa.array(words[rng.integers(0, len(words), rows)])
+    small_keys = pa.array(rng.integers(0, 10, rows))
+    two_keys = pa.table({"s": names, "k": small_keys, "v": values})
+    cases["group sum, string+int keys"] = {
+        "bowstring": lambda: compute.group_by([names, small_keys], [("sum", [values])]),
+        "pyarrow": lambda: two_keys.group_by(["s", "k"]).aggregate([("v", "sum")]),
+        "pyarrow 1t": lambda: two_keys.group_by(["s", "k"], use_threads=False).aggregate(
+            [("v", "sum")]
+        ),
+        "duckdb": duckdb_query("SELECT s, k, sum(v) FROM t GROUP BY s, k", t=two_keys),
+    }
     return cases
 
 

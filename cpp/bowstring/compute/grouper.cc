@@ -1,6 +1,7 @@
 #include "bowstring/compute/grouper.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <numeric>
 #include <string>
@@ -56,14 +57,34 @@ constexpr uint32_t kNoGroup = UINT32_MAX;
 // --- One key of at most 8 bytes ------------------------------------------------------------
 
 /// Which value loader a single fixed-width key uses.
-enum class ScalarKey : uint8_t { kBool, kU8, kU16, kU32, kU64, kHalf, kFloat, kDouble };
+/// Signed integers are sign-extended, so that a range of small negative and positive keys stays
+/// a small range of 64-bit keys (see `IntegerGrouper`'s direct table).
+enum class ScalarKey : uint8_t {
+  kBool,
+  kU8,
+  kU16,
+  kU32,
+  kI8,
+  kI16,
+  kI32,
+  kU64,
+  kPair,  // two 32-bit group ids (high and low halves), as `CombinedGrouper` pairs them
+  kHalf,
+  kFloat,
+  kDouble
+};
 
 /// A single key whose values fit 64 bits: open addressing on the (normalized) value.
 class IntegerGrouper final : public Grouper {
  public:
   IntegerGrouper(TypePtr type, ScalarKey kind, Allocator* allocator)
-      : Grouper({std::move(type)}, allocator), kind_(kind) {
-    resize_table(1024);
+      : Grouper({std::move(type)}, allocator),
+        kind_(kind),
+        direct_(kind != ScalarKey::kHalf && kind != ScalarKey::kFloat &&
+                kind != ScalarKey::kDouble) {
+    if (!direct_) {
+      resize_table(1024);
+    }
   }
 
   void consume(std::span<const Array> keys, uint32_t* group_ids) override {
@@ -77,26 +98,21 @@ class IntegerGrouper final : public Grouper {
         });
         return;
       }
-      case ScalarKey::kU8: {
-        const auto* values = data.values<uint8_t>(1);
-        consume_values(data, group_ids, [&](int64_t i) -> uint64_t { return values[i]; });
-        return;
-      }
-      case ScalarKey::kU16: {
-        const auto* values = data.values<uint16_t>(1);
-        consume_values(data, group_ids, [&](int64_t i) -> uint64_t { return values[i]; });
-        return;
-      }
-      case ScalarKey::kU32: {
-        const auto* values = data.values<uint32_t>(1);
-        consume_values(data, group_ids, [&](int64_t i) -> uint64_t { return values[i]; });
-        return;
-      }
-      case ScalarKey::kU64: {
-        const auto* values = data.values<uint64_t>(1);
-        consume_values(data, group_ids, [&](int64_t i) -> uint64_t { return values[i]; });
-        return;
-      }
+      case ScalarKey::kU8:
+        return consume_integers<uint8_t>(data, group_ids);
+      case ScalarKey::kU16:
+        return consume_integers<uint16_t>(data, group_ids);
+      case ScalarKey::kU32:
+        return consume_integers<uint32_t>(data, group_ids);
+      case ScalarKey::kI8:
+        return consume_integers<int8_t>(data, group_ids);
+      case ScalarKey::kI16:
+        return consume_integers<int16_t>(data, group_ids);
+      case ScalarKey::kI32:
+        return consume_integers<int32_t>(data, group_ids);
+      case ScalarKey::kU64:
+      case ScalarKey::kPair:
+        return consume_integers<uint64_t>(data, group_ids);
       case ScalarKey::kHalf: {
         const auto* values = data.values<uint16_t>(1);
         consume_values(data, group_ids, [&](int64_t i) -> uint64_t {
@@ -213,14 +229,190 @@ class IntegerGrouper final : public Grouper {
     return null_group_;
   }
 
+  /// Integers as 64-bit keys: signed ones sign-extended, unsigned ones zero-extended.
+  template <typename T>
+  void consume_integers(const ArrayData& data, uint32_t* group_ids) {
+    const T* values = data.values<T>(1);
+    consume_values(data, group_ids,
+                   [values](int64_t i) { return static_cast<uint64_t>(values[i]); });
+  }
+
   template <typename Load>
   void consume_values(const ArrayData& data, uint32_t* group_ids, Load load) {
-    consume_values(data.buffers[0] != nullptr ? data.buffers[0]->data() : nullptr, data.offset,
-                   data.length, group_ids, load);
+    consume_values(
+        data.null_count() != 0 && data.buffers[0] != nullptr ? data.buffers[0]->data() : nullptr,
+        data.offset, data.length, group_ids, load);
   }
 
   template <typename Load>
   void consume_values(const uint8_t* validity, int64_t offset, int64_t length, uint32_t* group_ids,
+                      Load load) {
+    int64_t done = 0;
+    if (direct_) {
+      rows_seen_ += length;
+      if (kind_ == ScalarKey::kPair) {
+        done = consume_pairs_direct(validity, length, group_ids, load);
+      } else if (validity == nullptr) {
+        done = consume_direct<false>(validity, offset, length, group_ids, load);
+      } else {
+        done = consume_direct<true>(validity, offset, length, group_ids, load);
+      }
+      if (done == length) {
+        return;
+      }
+      // The keys spread too far: from now on they go to the hash table.
+      direct_ = false;
+      direct_table_ = {};
+      resize_table(std::max<size_t>(1024, std::bit_ceil(group_keys_.size() * 2 + 2)));
+    }
+    consume_hashed(validity, offset + done, length - done, group_ids + done,
+                   [&load, done](int64_t i) { return load(i + done); });
+  }
+
+  /// Looks keys up in the direct table, an array indexed by key - base (keys as signed 64-bit
+  /// values), growing it for keys outside. Returns the number of rows done: all of them, unless
+  /// a key is too far from the others for the table.
+  template <bool kHasNulls, typename Load>
+  int64_t consume_direct(const uint8_t* validity, int64_t offset, int64_t length,
+                         uint32_t* group_ids, Load load) {
+    uint32_t* table = direct_table_.data();
+    auto base = static_cast<uint64_t>(direct_base_);
+    uint64_t size = direct_table_.size();
+    for (int64_t i = 0; i < length; ++i) {
+      if constexpr (kHasNulls) {
+        if (!bit_util::get_bit(validity, offset + i)) {
+          group_ids[i] = null_group();
+          continue;
+        }
+      }
+      const uint64_t key = load(i);
+      if (key - base >= size) [[unlikely]] {
+        if (!grow_direct_table(static_cast<int64_t>(key))) {
+          return i;
+        }
+        table = direct_table_.data();
+        base = static_cast<uint64_t>(direct_base_);
+        size = direct_table_.size();
+      }
+      uint32_t group = table[key - base];
+      if (group == kNoGroup) [[unlikely]] {
+        group = new_group(key);
+        table[key - base] = group;
+      }
+      group_ids[i] = group;
+    }
+    return length;
+  }
+
+  /// The direct table of pairs: pair (high, low) at high * 2^pair_shift_ + low, for highs below
+  /// pair_rows_ and lows below 2^pair_shift_. Returns the number of rows done, as
+  /// `consume_direct`.
+  template <typename Load>
+  int64_t consume_pairs_direct(const uint8_t* validity, int64_t length, uint32_t* group_ids,
+                               Load load) {
+    if (validity != nullptr) {
+      return 0;  // pairs of group ids are never null: nullable keys go to the hash table
+    }
+    uint32_t* table = direct_table_.data();
+    uint64_t rows = pair_rows_;
+    int shift = pair_shift_;
+    for (int64_t i = 0; i < length; ++i) {
+      const uint64_t key = load(i);
+      const uint64_t high = key >> 32;
+      const uint64_t low = key & UINT32_MAX;
+      if (high >= rows || (low >> shift) != 0) [[unlikely]] {
+        if (!grow_pair_table(high, low)) {
+          return i;
+        }
+        table = direct_table_.data();
+        rows = pair_rows_;
+        shift = pair_shift_;
+      }
+      const uint64_t index = (high << shift) | low;
+      uint32_t group = table[index];
+      if (group == kNoGroup) [[unlikely]] {
+        group = new_group(key);
+        table[index] = group;
+      }
+      group_ids[i] = group;
+    }
+    return length;
+  }
+
+  /// Grows the direct table of pairs to hold (high, low), doubling its sides as needed; false
+  /// when it would pass `direct_limit()`.
+  bool grow_pair_table(uint64_t high, uint64_t low) {
+    uint64_t rows = std::max<uint64_t>(pair_rows_, 16);
+    int shift = std::max(pair_shift_, 4);
+    while (rows <= high) {
+      rows *= 2;
+    }
+    while ((low >> shift) != 0) {
+      ++shift;
+    }
+    const int64_t limit = direct_limit();
+    if (shift > 32 || rows > static_cast<uint64_t>(limit) ||
+        (rows << shift) > static_cast<uint64_t>(limit)) {
+      return false;
+    }
+    pair_rows_ = rows;
+    pair_shift_ = shift;
+    direct_table_.assign(static_cast<size_t>(rows << shift), kNoGroup);
+    for (size_t g = 0; g < group_keys_.size(); ++g) {
+      if (g == null_group_) {
+        continue;
+      }
+      const uint64_t key = group_keys_[g];
+      direct_table_[((key >> 32) << shift) | (key & UINT32_MAX)] = static_cast<uint32_t>(g);
+    }
+    return true;
+  }
+
+  /// The most entries of a direct table: kMaxDirectRange, and a multiple of the rows seen (so
+  /// that a few spread keys do not make a large table).
+  int64_t direct_limit() const {
+    return std::min(kMaxDirectRange, std::max<int64_t>(4096, 32 * rows_seen_));
+  }
+
+  /// Grows the direct table to hold `key`, at least doubling it (towards the key), so that
+  /// keys spreading batch after batch rebuild it rarely. False when the range would pass
+  /// `direct_limit()`.
+  bool grow_direct_table(int64_t key) {
+    const auto size = static_cast<int64_t>(direct_table_.size());
+    __int128 low = key;
+    __int128 high = key;
+    if (size > 0) {
+      low = std::min<__int128>(low, direct_base_);
+      high = std::max<__int128>(high, __int128{direct_base_} + size - 1);
+    }
+    const int64_t limit = direct_limit();
+    if (high - low + 1 > limit) {
+      return false;
+    }
+    const __int128 grown =
+        std::min<__int128>(std::max<__int128>({high - low + 1, 2 * __int128{size}, 4096}), limit);
+    if (size == 0) {
+      // The first key in the middle: keys around it fit.
+      low = std::max<__int128>(__int128{key} - grown / 2, INT64_MIN);
+      high = std::min<__int128>(low + grown - 1, INT64_MAX);
+    } else if (key < direct_base_) {
+      low = std::max<__int128>(high - grown + 1, INT64_MIN);
+    } else {
+      high = std::min<__int128>(low + grown - 1, INT64_MAX);
+    }
+    direct_base_ = static_cast<int64_t>(low);
+    direct_table_.assign(static_cast<size_t>(high - low + 1), kNoGroup);
+    for (size_t g = 0; g < group_keys_.size(); ++g) {
+      if (g != null_group_) {
+        direct_table_[group_keys_[g] - static_cast<uint64_t>(direct_base_)] =
+            static_cast<uint32_t>(g);
+      }
+    }
+    return true;
+  }
+
+  template <typename Load>
+  void consume_hashed(const uint8_t* validity, int64_t offset, int64_t length, uint32_t* group_ids,
                       Load load) {
     // Rows this far ahead have their slot prefetched once the table outgrows the caches.
     constexpr int64_t kAhead = 16;
@@ -261,7 +453,16 @@ class IntegerGrouper final : public Grouper {
     }
   }
 
+  // Keys in a range of this many values at most are looked up in a direct table (16 MiB).
+  static constexpr int64_t kMaxDirectRange = int64_t{1} << 22;
+
   ScalarKey kind_;
+  bool direct_;
+  std::vector<uint32_t> direct_table_;
+  int64_t direct_base_ = 0;
+  int64_t rows_seen_ = 0;
+  uint64_t pair_rows_ = 0;
+  int pair_shift_ = 0;
   std::vector<Slot> slots_;
   size_t mask_ = 0;
   int shift_ = 0;
@@ -334,28 +535,28 @@ class ByteKeyTable {
     return unfindable_;
   }
 
+  /// Whether the slots are few enough to stay in the caches (prefetching them is no use).
+  bool fits_caches() const { return slots_.size() <= (size_t{1} << 14); }
+
   /// Starts loading the slot where a key of hash `hash` is looked for first.
   void prefetch(uint64_t hash) const { __builtin_prefetch(slots_.data() + (hash & mask_)); }
 
   /// The group of `key` (whose hash is `hash`), a new one if it is not there yet.
   uint32_t find_or_insert(const char* key, int64_t length, uint64_t hash) {
     const auto tag = static_cast<uint32_t>(hash >> 32);
+    const ShortWords probe = head_words(key, length);
     size_t slot = hash & mask_;
     while (true) {
-      Slot& candidate = slots_[slot];
-      if (candidate.group_plus_one == 0) {
-        const uint32_t group = insert(key, length, hash);
-        candidate = Slot{tag, group + 1};
-        if (group_hashes_.size() * 2 > slots_.size()) {
-          resize(slots_.size() * 2);
-        }
-        return group;
+      const Slot& candidate = slots_[slot];
+      if (candidate.group_plus_one == 0) [[unlikely]] {
+        return insert_at(slot, key, length, hash);
       }
       if (candidate.tag == tag) {
         const uint32_t group = candidate.group_plus_one - 1;
-        const int64_t begin = offsets_[group];
-        if (offsets_[group + 1] - begin == length &&
-            bytes_equal(bytes_.data() + begin, key, length)) {
+        const KeyHead& head = heads_[group];
+        if (head.length == length && head.words.first == probe.first &&
+            head.words.last == probe.last &&
+            (length <= 16 || bytes_equal(bytes_.data() + offsets_[group], key, length))) {
           return group;
         }
       }
@@ -369,6 +570,28 @@ class ByteKeyTable {
     uint32_t group_plus_one;  // 0: empty
   };
 
+  /// A group's key length and, for keys of at most 16 bytes, its words: compared first, so
+  /// that short keys are compared without reading the arena.
+  struct KeyHead {
+    ShortWords words;
+    int64_t length;
+  };
+
+  static ShortWords head_words(const char* key, int64_t length) {
+    return length <= 16 ? short_words(key, length) : ShortWords{};
+  }
+
+  /// Adds `key` as a new group in the empty slot `slot`; out of line, as it is rare.
+  [[gnu::noinline]] uint32_t insert_at(size_t slot, const char* key, int64_t length,
+                                       uint64_t hash) {
+    const uint32_t group = insert(key, length, hash);
+    slots_[slot] = Slot{static_cast<uint32_t>(hash >> 32), group + 1};
+    if (group_hashes_.size() * 2 > slots_.size()) {
+      resize(slots_.size() * 2);
+    }
+    return group;
+  }
+
   uint32_t insert(const char* key, int64_t length, uint64_t hash) {
     if (group_hashes_.size() >= kNoGroup - 1) {
       throw_too_many_groups();
@@ -377,6 +600,7 @@ class ByteKeyTable {
       bytes_.append(key, static_cast<size_t>(length));
     }
     offsets_.push_back(static_cast<int64_t>(bytes_.size()));
+    heads_.push_back(KeyHead{head_words(key, length), length});
     group_hashes_.push_back(hash);
     return static_cast<uint32_t>(group_hashes_.size() - 1);
   }
@@ -402,6 +626,7 @@ class ByteKeyTable {
   size_t mask_ = 0;
   std::vector<uint64_t> group_hashes_;
   std::vector<int64_t> offsets_{0};
+  std::vector<KeyHead> heads_;
   std::string bytes_;
   uint32_t unfindable_ = kNoGroup;
 };
@@ -457,10 +682,20 @@ class BinaryGrouper final : public Grouper {
   template <typename Get>
   void consume_values(const ArrayData& data, uint32_t* group_ids, Get get) {
     constexpr int64_t kBlock = 64;
-    const uint8_t* validity = data.buffers[0] != nullptr ? data.buffers[0]->data() : nullptr;
+    const uint8_t* validity =
+        data.null_count() != 0 && data.buffers[0] != nullptr ? data.buffers[0]->data() : nullptr;
     uint64_t hashes[kBlock];
     for (int64_t start = 0; start < data.length; start += kBlock) {
       const int64_t count = std::min(kBlock, data.length - start);
+      if (validity == nullptr && table_.fits_caches()) {
+        // A table in the caches needs no prefetching: one pass.
+        for (int64_t i = start; i < start + count; ++i) {
+          const std::string_view key = get(i);
+          const auto size = static_cast<int64_t>(key.size());
+          group_ids[i] = table_.find_or_insert(key.data(), size, hash_bytes(key.data(), size));
+        }
+        continue;
+      }
       for (int64_t j = 0; j < count; ++j) {
         const int64_t i = start + j;
         if (validity == nullptr || bit_util::get_bit(validity, data.offset + i)) {
@@ -557,33 +792,7 @@ void encode_value(const ArrayData& data, int64_t i, std::string& out) {
     case TypeId::kListView:
     case TypeId::kLargeListView:
     case TypeId::kFixedSizeList: {
-      int64_t begin = 0;
-      int64_t end = 0;
-      const uint8_t* offsets = data.buffers[1] != nullptr ? data.buffers[1]->data() : nullptr;
-      switch (type.id()) {
-        case TypeId::kList:
-        case TypeId::kMap:
-          begin = reinterpret_cast<const int32_t*>(offsets)[row];
-          end = reinterpret_cast<const int32_t*>(offsets)[row + 1];
-          break;
-        case TypeId::kLargeList:
-          begin = reinterpret_cast<const int64_t*>(offsets)[row];
-          end = reinterpret_cast<const int64_t*>(offsets)[row + 1];
-          break;
-        case TypeId::kListView:
-          begin = reinterpret_cast<const int32_t*>(offsets)[row];
-          end = begin + reinterpret_cast<const int32_t*>(data.buffers[2]->data())[row];
-          break;
-        case TypeId::kLargeListView:
-          begin = reinterpret_cast<const int64_t*>(offsets)[row];
-          end = begin + reinterpret_cast<const int64_t*>(data.buffers[2]->data())[row];
-          break;
-        default: {
-          const int64_t size = type_cast<FixedSizeListType>(type).list_size();
-          begin = row * size;
-          end = begin + size;
-        }
-      }
+      const auto [begin, end] = list_element_range(data, row);
       const auto count = static_cast<uint32_t>(end - begin);
       append_raw(out, &count, sizeof(count));
       for (int64_t j = begin; j < end; ++j) {
@@ -894,7 +1103,7 @@ class CombinedGrouper final : public Grouper {
       columns_.push_back(Grouper::make(std::span<const TypePtr>(&type, 1), allocator));
     }
     for (size_t c = 1; c < key_types_.size(); ++c) {
-      pairs_.push_back(std::make_unique<IntegerGrouper>(uint64(), ScalarKey::kU64, allocator));
+      pairs_.push_back(std::make_unique<IntegerGrouper>(uint64(), ScalarKey::kPair, allocator));
     }
   }
 
@@ -974,13 +1183,18 @@ std::unique_ptr<Grouper> Grouper::make(std::span<const TypePtr> key_types, Alloc
         break;
       default:
         if (!type->is_nested()) {
+          const bool is_unsigned = type->id() == TypeId::kUInt8 || type->id() == TypeId::kUInt16 ||
+                                   type->id() == TypeId::kUInt32;
           switch (type->byte_width()) {
             case 1:
-              return std::make_unique<IntegerGrouper>(type, ScalarKey::kU8, allocator);
+              return std::make_unique<IntegerGrouper>(
+                  type, is_unsigned ? ScalarKey::kU8 : ScalarKey::kI8, allocator);
             case 2:
-              return std::make_unique<IntegerGrouper>(type, ScalarKey::kU16, allocator);
+              return std::make_unique<IntegerGrouper>(
+                  type, is_unsigned ? ScalarKey::kU16 : ScalarKey::kI16, allocator);
             case 4:
-              return std::make_unique<IntegerGrouper>(type, ScalarKey::kU32, allocator);
+              return std::make_unique<IntegerGrouper>(
+                  type, is_unsigned ? ScalarKey::kU32 : ScalarKey::kI32, allocator);
             case 8:
               return std::make_unique<IntegerGrouper>(type, ScalarKey::kU64, allocator);
             default:

@@ -172,6 +172,34 @@ int64_t spark_xxhash64_bytes(const uint8_t* bytes, int64_t length, int64_t seed)
   return static_cast<int64_t>(xx_fmix(hash));
 }
 
+std::pair<int64_t, int64_t> list_element_range(const ArrayData& data, int64_t row) {
+  const DataType& type = data.type->id() == TypeId::kExtension
+                             ? *type_cast<ExtensionType>(*data.type).storage_type()
+                             : *data.type;
+  const uint8_t* offsets = data.buffers[1] != nullptr ? data.buffers[1]->data() : nullptr;
+  switch (type.id()) {
+    case TypeId::kList:
+    case TypeId::kMap:
+      return {reinterpret_cast<const int32_t*>(offsets)[row],
+              reinterpret_cast<const int32_t*>(offsets)[row + 1]};
+    case TypeId::kLargeList:
+      return {reinterpret_cast<const int64_t*>(offsets)[row],
+              reinterpret_cast<const int64_t*>(offsets)[row + 1]};
+    case TypeId::kListView: {
+      const int64_t begin = reinterpret_cast<const int32_t*>(offsets)[row];
+      return {begin, begin + reinterpret_cast<const int32_t*>(data.buffers[2]->data())[row]};
+    }
+    case TypeId::kLargeListView: {
+      const int64_t begin = reinterpret_cast<const int64_t*>(offsets)[row];
+      return {begin, begin + reinterpret_cast<const int64_t*>(data.buffers[2]->data())[row]};
+    }
+    default: {
+      const int64_t size = type_cast<FixedSizeListType>(type).list_size();
+      return {row * size, (row + 1) * size};
+    }
+  }
+}
+
 std::string_view binary_value(const ArrayData& data, int64_t i) {
   const int64_t row = data.offset + i;
   const auto* bytes = reinterpret_cast<const char*>(
@@ -650,36 +678,9 @@ void hash_values(const ArrayData& data, uint64_t* hashes) {
       const Array child(data.children[0]);
       std::vector<uint64_t> element_hashes(static_cast<size_t>(child.length()));
       hash_column(child, element_hashes.data(), false);
-      const TypeId id = type.storage_id();
-      const uint8_t* offsets = id == TypeId::kFixedSizeList ? nullptr : data.buffers[1]->data();
       for (int64_t i = 0; i < length; ++i) {
         const int64_t row = data.offset + i;
-        int64_t begin = 0;
-        int64_t end = 0;
-        switch (id) {
-          case TypeId::kList:
-          case TypeId::kMap:
-            begin = reinterpret_cast<const int32_t*>(offsets)[row];
-            end = reinterpret_cast<const int32_t*>(offsets)[row + 1];
-            break;
-          case TypeId::kLargeList:
-            begin = reinterpret_cast<const int64_t*>(offsets)[row];
-            end = reinterpret_cast<const int64_t*>(offsets)[row + 1];
-            break;
-          case TypeId::kListView:
-            begin = reinterpret_cast<const int32_t*>(offsets)[row];
-            end = begin + reinterpret_cast<const int32_t*>(data.buffers[2]->data())[row];
-            break;
-          case TypeId::kLargeListView:
-            begin = reinterpret_cast<const int64_t*>(offsets)[row];
-            end = begin + reinterpret_cast<const int64_t*>(data.buffers[2]->data())[row];
-            break;
-          default: {
-            const int64_t size = type_cast<FixedSizeListType>(type).list_size();
-            begin = row * size;
-            end = begin + size;
-          }
-        }
+        const auto [begin, end] = list_element_range(data, row);
         uint64_t hash = hash_u64(static_cast<uint64_t>(end - begin));
         for (int64_t j = begin; j < end; ++j) {
           hash = hash_combine(hash, element_hashes[static_cast<size_t>(j)]);

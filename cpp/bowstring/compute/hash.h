@@ -67,30 +67,43 @@ inline uint64_t fold_multiply(uint64_t a, uint64_t b) {
 /// Hash of more than 16 bytes (`hash_bytes` inlines shorter ones).
 uint64_t hash_long_bytes(const void* data, int64_t length);
 
+/// The two words that, with its length, make a key of at most 16 bytes: loads of its first
+/// and last bytes (overlapping for fewer than 16), zero-extended.
+struct ShortWords {
+  uint64_t first = 0;
+  uint64_t last = 0;
+};
+
+inline ShortWords short_words(const void* data, int64_t length) {
+  const auto* bytes = static_cast<const uint8_t*>(data);
+  ShortWords words;
+  if (length >= 8) {
+    std::memcpy(&words.first, bytes, 8);
+    std::memcpy(&words.last, bytes + length - 8, 8);
+  } else if (length >= 4) {
+    uint32_t first;
+    uint32_t last;
+    std::memcpy(&first, bytes, 4);
+    std::memcpy(&last, bytes + length - 4, 4);
+    words.first = first;
+    words.last = last;
+  } else if (length > 0) {
+    words.first =
+        (uint64_t{bytes[0]} << 16) | (uint64_t{bytes[length >> 1]} << 8) | bytes[length - 1];
+  }
+  return words;
+}
+
 /// Hash of `length` bytes. Keys of up to 16 bytes, the usual case for grouping, are read with
 /// two (possibly overlapping) loads instead of a loop.
 inline uint64_t hash_bytes(const void* data, int64_t length) {
   if (length > 16) {
     return hash_long_bytes(data, length);
   }
-  const auto* bytes = static_cast<const uint8_t*>(data);
-  uint64_t low = 0;
-  uint64_t high = 0;
-  if (length >= 8) {
-    std::memcpy(&low, bytes, 8);
-    std::memcpy(&high, bytes + length - 8, 8);
-  } else if (length >= 4) {
-    uint32_t first;
-    uint32_t last;
-    std::memcpy(&first, bytes, 4);
-    std::memcpy(&last, bytes + length - 4, 4);
-    low = first;
-    high = last;
-  } else if (length > 0) {
-    low = (uint64_t{bytes[0]} << 16) | (uint64_t{bytes[length >> 1]} << 8) | bytes[length - 1];
-  }
-  const uint64_t mixed = fold_multiply(
-      low ^ 0xa0761d6478bd642fULL, high ^ 0xe7037ed1a0b428dbULL ^ static_cast<uint64_t>(length));
+  const ShortWords words = short_words(data, length);
+  const uint64_t mixed =
+      fold_multiply(words.first ^ 0xa0761d6478bd642fULL,
+                    words.last ^ 0xe7037ed1a0b428dbULL ^ static_cast<uint64_t>(length));
   return fold_multiply(mixed ^ 0x8ebc6af09c88c6e3ULL,
                        0x589965cc75374cc3ULL ^ static_cast<uint64_t>(length));
 }
@@ -142,5 +155,10 @@ std::string_view binary_value(const ArrayData& data, int64_t i);
 
 /// Index into the dictionary of value `i` (relative to the window) of a dictionary array.
 int64_t dictionary_index(const ArrayData& data, int64_t i);
+
+/// The elements [begin, end) of the child of list row `row` (absolute: the window's offset
+/// included) of a list-like array: list, map, large list, their views, fixed-size list (or an
+/// extension type stored as one of them).
+std::pair<int64_t, int64_t> list_element_range(const ArrayData& data, int64_t row);
 
 }  // namespace bowstring::compute
