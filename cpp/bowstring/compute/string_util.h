@@ -276,9 +276,12 @@ class StringOutput {
   void append(std::string_view bytes) {
     data_.append(bytes.data(), static_cast<int64_t>(bytes.size()));
   }
-  /// Fails as `finish_row` would once `bytes` more bytes were added, before they are.
+  /// Fails as `finish_row` would once `bytes` more bytes were added, before they are; also
+  /// for one row longer than a JVM array can be (Spark's rows fail there too).
   void check_room(int64_t bytes) const {
-    if (bytes > std::numeric_limits<int32_t>::max() - data_.size()) [[unlikely]] {
+    constexpr int64_t kMaxRow = std::numeric_limits<int32_t>::max() - 15;
+    if (bytes > kMaxRow || bytes > std::numeric_limits<int32_t>::max() - data_.size())
+        [[unlikely]] {
       throw_too_large();
     }
   }
