@@ -105,7 +105,8 @@ JavaPattern translate_java_regex(std::string_view pattern, std::string_view func
         out += std::string("(?:(") + line_terminator(unix_lines) + ")|\\z)";
         break;
       case AnchorKind::kLineStart:
-        out += std::string("(?:\\A|(") + line_terminator(unix_lines) + "))";
+        // The group is empty at the start, else the terminator.
+        out += std::string("(\\A|") + line_terminator(unix_lines) + ")";
         break;
     }
   };
@@ -520,7 +521,7 @@ class Finder {
       const auto start = static_cast<size_t>(taken.data() - value.data());
       const size_t end = start + taken.size();
       if (anchor.kind == AnchorKind::kLineStart) {
-        // Not at the very end, nor between \r and \n.
+        // Not at the very end (even of an empty text), nor between \r and \n.
         if (end == value.size() || (taken == "\r" && value[end] == '\n')) {
           return false;
         }
@@ -714,19 +715,8 @@ Datum regexp_substr(std::span<const Datum> arguments, ExecContext& context) {
   });
 }
 
-/// Java's length of UTF-8 text: UTF-16 code units, two for a code point past U+FFFF.
-int64_t utf16_length(std::string_view text) {
-  int64_t units = 0;
-  for (const char c : text) {
-    const auto byte = static_cast<uint8_t>(c);
-    units += !strings::is_continuation(byte);
-    units += byte >= 0xF0;
-  }
-  return units;
-}
-
-/// regexp_instr: the 1-based position (in Java's UTF-16 units) of the first match, or 0. Spark
-/// 4 takes the group index but reports the start of the whole match whatever it is.
+/// regexp_instr: the 1-based character position of the first match, or 0. Spark 4 takes the
+/// group index but reports the start of the whole match whatever it is.
 Datum regexp_instr(std::span<const Datum> arguments, ExecContext& context) {
   StringArg text(arguments[0]);
   PatternSource patterns(arguments[1], "regexp_instr");
@@ -737,8 +727,9 @@ Datum regexp_instr(std::span<const Datum> arguments, ExecContext& context) {
     if (!finder.find(patterns.get(i), value, 0, groups)) {
       return 0;
     }
-    return static_cast<int32_t>(
-        utf16_length(value.substr(0, static_cast<size_t>(groups[0].data() - value.data()))) + 1);
+    return static_cast<int32_t>(strings::count_chars(reinterpret_cast<const uint8_t*>(value.data()),
+                                                     groups[0].data() - value.data()) +
+                                1);
   });
 }
 

@@ -21,7 +21,7 @@ enum class AnchorKind : uint8_t {
   /// `$` in MULTILINE mode at the end of an alternative: before any line terminator or the end.
   kLineEnd,
   /// `^` in MULTILINE mode at the start of an alternative: the start, or after a line
-  /// terminator that does not end the text.
+  /// terminator, where the text does not end (the group is empty at the start).
   kLineStart,
 };
 
