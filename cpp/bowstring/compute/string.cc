@@ -146,18 +146,29 @@ Datum length_kernel(const Datum& argument, ExecContext& context) {
   const ArrayData& data = *argument.data();
   const Offset* offsets = data.values<Offset>(1);
   const uint8_t* bytes = data.buffers[2] != nullptr ? data.buffers[2]->data() : nullptr;
-  // In ASCII text (the common case) characters are bytes.
-  const bool characters = is_string_like(data.type->id()) &&
-                          !is_ascii(bytes + offsets[0], offsets[data.length] - offsets[0]);
   OutputValues<int32_t> values(data.length, context.allocator);
   int32_t* out = values.data();
-  if (characters) {
-    for (int64_t i = 0; i < data.length; ++i) {
-      out[i] = static_cast<int32_t>(count_chars(bytes + offsets[i], offsets[i + 1] - offsets[i]));
-    }
-  } else {
+  // In ASCII text (the common case) characters are bytes; in other text they are the bytes
+  // that do not continue a sequence, unless malformed bytes make Spark's walk count otherwise.
+  if (!is_string_like(data.type->id()) ||
+      is_ascii(bytes + offsets[0], offsets[data.length] - offsets[0])) {
     for (int64_t i = 0; i < data.length; ++i) {
       out[i] = static_cast<int32_t>(offsets[i + 1] - offsets[i]);
+    }
+  } else {
+    // One pass over all the bytes checks the walk; a row starting inside a sequence (its
+    // first byte a continuation byte) would make it count otherwise too.
+    const int64_t first = offsets[0];
+    bool regular = walk_is_regular(bytes + first, offsets[data.length] - first);
+    for (int64_t i = 0; i < data.length; ++i) {
+      const int64_t size = offsets[i + 1] - offsets[i];
+      regular = regular && (size == 0 || !is_continuation(bytes[offsets[i]]));
+      out[i] = static_cast<int32_t>(size - count_continuations(bytes + offsets[i], size));
+    }
+    if (!regular) {
+      for (int64_t i = 0; i < data.length; ++i) {
+        out[i] = static_cast<int32_t>(count_chars(bytes + offsets[i], offsets[i + 1] - offsets[i]));
+      }
     }
   }
   Array array = make_fixed_width_array(int32(), data.length, copy_validity(data, context.allocator),

@@ -29,6 +29,42 @@ int64_t count_chars(const uint8_t* bytes, int64_t size) {
   return chars;
 }
 
+namespace {
+
+// Lead bytes announcing at least two, three or four bytes (C2..F4, E0..F4, F0..F4).
+inline uint8_t announces_two(uint8_t byte) { return static_cast<uint8_t>(byte - 0xC2) < 0x33; }
+inline uint8_t announces_three(uint8_t byte) { return static_cast<uint8_t>(byte - 0xE0) < 0x15; }
+inline uint8_t announces_four(uint8_t byte) { return static_cast<uint8_t>(byte - 0xF0) < 0x05; }
+
+}  // namespace
+
+bool walk_is_regular(const uint8_t* bytes, int64_t size) {
+  // A byte must continue a sequence exactly when one of the three before it announces a
+  // sequence that reaches it.
+  uint8_t irregular = 0;
+  for (int64_t i = 0; i < std::min<int64_t>(size, 3); ++i) {
+    const uint8_t reached =
+        (i >= 1 && announces_two(bytes[i - 1])) | (i >= 2 && announces_three(bytes[i - 2]));
+    irregular |= reached ^ static_cast<uint8_t>(is_continuation(bytes[i]));
+  }
+  for (int64_t i = 3; i < size; ++i) {
+    const uint8_t reached =
+        announces_two(bytes[i - 1]) | announces_three(bytes[i - 2]) | announces_four(bytes[i - 3]);
+    irregular |= reached ^ static_cast<uint8_t>((bytes[i] & 0xC0) == 0x80);
+  }
+  // No sequence may run past the end.
+  if (size >= 1) {
+    irregular |= announces_two(bytes[size - 1]);
+  }
+  if (size >= 2) {
+    irregular |= announces_three(bytes[size - 2]);
+  }
+  if (size >= 3) {
+    irregular |= announces_four(bytes[size - 3]);
+  }
+  return irregular == 0;
+}
+
 int64_t char_offset(std::string_view text, int64_t n) {
   const auto* begin = reinterpret_cast<const uint8_t*>(text.data());
   const uint8_t* p = begin;
@@ -127,6 +163,10 @@ struct BuiltCaseMap {
     }
     for (int high = 0; high < 256; ++high) {
       map.blocks[high] = block_of[high] >= 0 ? blocks[block_of[high]].data() : nullptr;
+    }
+    for (char32_t cp = 0; cp < 0x800; ++cp) {
+      const uint16_t* block = map.blocks[cp >> 8];
+      map.two_byte[cp] = block != nullptr ? block[cp & 0xFF] : static_cast<uint16_t>(cp);
     }
   }
 };

@@ -111,6 +111,21 @@ inline int encode(char32_t cp, uint8_t* out) {
 /// Number of characters in `size` bytes, counted as Spark counts them (see `sequence_length`).
 int64_t count_chars(const uint8_t* bytes, int64_t size);
 
+/// Whether Spark's character walk over `size` bytes agrees with counting the bytes that do not
+/// continue a sequence (see `count_chars`): each lead byte is followed by as many continuation
+/// bytes as it announces, and no continuation byte stands anywhere else (true of all valid
+/// UTF-8). One pass without branches, which vectorizes.
+bool walk_is_regular(const uint8_t* bytes, int64_t size);
+
+/// Number of bytes that continue a multi-byte sequence.
+inline int64_t count_continuations(const uint8_t* bytes, int64_t size) {
+  int64_t continuations = 0;
+  for (int64_t i = 0; i < size; ++i) {
+    continuations += is_continuation(bytes[i]);
+  }
+  return continuations;
+}
+
 /// Byte offset of the `n`-th character of `text` (its size when `n` passes the end).
 int64_t char_offset(std::string_view text, int64_t n);
 
@@ -126,6 +141,8 @@ bool is_ascii(const uint8_t* bytes, int64_t size);
 inline constexpr uint16_t kSpecialCase = 0xFFFF;
 struct CaseMap {
   const uint16_t* blocks[256];
+  /// The same for the code points of two UTF-8 bytes (below U+0800), in one flat table.
+  uint16_t two_byte[0x800];
 };
 const CaseMap& case_map(bool upper);
 
@@ -161,18 +178,50 @@ inline int64_t write_case(const CaseMap& map, const uint8_t* begin, const uint8_
       continue;
     }
     const uint8_t* at = in;
-    const char32_t cp = decode(&in, end);
-    if (cp < 0x10000) {
+    char32_t cp;
+    uint16_t mapped;
+    if (byte >= 0xC2 && byte < 0xE0 && in + 1 < end && is_continuation(in[1])) {
+      // Two bytes (Latin, Greek, Cyrillic...): one flat table.
+      cp = ((byte & 0x1Fu) << 6) | (in[1] & 0x3Fu);
+      mapped = map.two_byte[cp];
+      in += 2;
+      if (mapped >= 0x80 && mapped < 0x800) [[likely]] {
+        out[0] = static_cast<uint8_t>(0xC0 | (mapped >> 6));
+        out[1] = static_cast<uint8_t>(0x80 | (mapped & 0x3F));
+        out += 2;
+        continue;
+      }
+    } else if (byte >= 0xE1 && byte < 0xF0 && byte != 0xED && in + 2 < end &&
+               is_continuation(in[1]) && is_continuation(in[2])) {
+      // Three bytes of a well-formed sequence (E0 and ED, whose second byte has a narrower
+      // range, go the general way).
+      cp = ((byte & 0x0Fu) << 12) | ((in[1] & 0x3Fu) << 6) | (in[2] & 0x3Fu);
       const uint16_t* block = map.blocks[cp >> 8];
-      const uint16_t mapped = block == nullptr ? static_cast<uint16_t>(cp) : block[cp & 0xFF];
-      if (mapped != kSpecialCase) {
-        out += encode(mapped, out);
+      if (block == nullptr) {
+        // Most scripts of three bytes (CJK, kana, Hangul...) have no case.
+        std::memcpy(out, in, 3);
+        out += 3;
+        in += 3;
         continue;
       }
-      if (!kUpper && cp == 0x3A3) {
-        out += encode(is_final_sigma(begin, at, in, end) ? 0x3C2 : 0x3C3, out);
+      mapped = block[cp & 0xFF];
+      in += 3;
+    } else {
+      cp = decode(&in, end);
+      if (cp >= 0x10000) {
+        out += write_full_case(cp, kUpper, out);
         continue;
       }
+      const uint16_t* block = map.blocks[cp >> 8];
+      mapped = block == nullptr ? static_cast<uint16_t>(cp) : block[cp & 0xFF];
+    }
+    if (mapped != kSpecialCase) [[likely]] {
+      out += encode(mapped, out);
+      continue;
+    }
+    if (!kUpper && cp == 0x3A3) {
+      out += encode(is_final_sigma(begin, at, in, end) ? 0x3C2 : 0x3C3, out);
+      continue;
     }
     out += write_full_case(cp, kUpper, out);
   }
