@@ -539,6 +539,50 @@ class Finder {
   std::vector<re2::StringPiece> raw_;
 };
 
+[[noreturn]] void throw_group_index(std::string_view function, int count, int64_t group) {
+  throw IllegalArgumentError("INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX",
+                             "The value of parameter(s) `idx` in `" + std::string(function) +
+                                 "` is invalid: Expects group index between 0 and " +
+                                 std::to_string(count) + ", but got " + std::to_string(group) +
+                                 ".");
+}
+
+/// The text of `group` (a group that took no part in the match gives an empty string).
+std::string_view group_text(const re2::StringPiece& group) {
+  return group.data() != nullptr ? std::string_view(group.data(), group.size())
+                                 : std::string_view();
+}
+
+/// The text and pattern arguments of a regular-expression function (the first two), with
+/// what its row loop needs to find Java's matches.
+struct RowMatcher {
+  RowMatcher(std::span<const Datum> arguments, std::string function)
+      : text(arguments[0]), patterns(arguments[1], std::move(function)) {}
+
+  /// Finds the first match of row `i`, into `groups`.
+  bool first(int64_t i) { return finder.find(patterns.get(i), text.value(i), 0, groups); }
+  /// Calls `found(groups)` for each match of row `i` from byte `from`, as Java's
+  /// Matcher.find() goes on (see `search_after_match`); stops early when `found` returns false.
+  template <typename Found>
+  void each(int64_t i, size_t from, Found&& found) {
+    const std::string_view value = text.value(i);
+    const CompiledRegex& regex = patterns.get(i);
+    size_t search = from;
+    while (search <= value.size() && finder.find(regex, value, search, groups)) {
+      const auto begin = static_cast<size_t>(groups[0].data() - value.data());
+      if (!found(groups)) {
+        return;
+      }
+      search = search_after_match(value, begin, begin + groups[0].size());
+    }
+  }
+
+  StringArg text;
+  PatternSource patterns;
+  Finder finder;
+  std::vector<re2::StringPiece> groups;
+};
+
 /// Whether `value` may hold a line terminator (\n, \r, U+0085, U+2028, U+2029); a byte of
 /// those last three alone is enough. One pass without branches, which vectorizes.
 bool may_hold_terminator(std::string_view value) {
@@ -552,13 +596,10 @@ bool may_hold_terminator(std::string_view value) {
 }
 
 Datum rlike(std::span<const Datum> arguments, ExecContext& context) {
-  StringArg text(arguments[0]);
-  PatternSource patterns(arguments[1], "rlike");
-  Finder finder;
-  std::vector<re2::StringPiece> groups;
+  RowMatcher matcher(arguments, "rlike");
   return strings::map_to_boolean(arguments, context, [&](int64_t i) {
-    const CompiledRegex& regex = patterns.get(i);
-    const std::string_view value = text.value(i);
+    const CompiledRegex& regex = matcher.patterns.get(i);
+    const std::string_view value = matcher.text.value(i);
     if (!regex.re2->Match(piece(value), 0, value.size(), RE2::UNANCHORED, nullptr, 0)) {
       return false;
     }
@@ -567,60 +608,27 @@ Datum rlike(std::span<const Datum> arguments, ExecContext& context) {
     if (regex.java.anchors.empty() || (!value.empty() && !may_hold_terminator(value))) {
       return true;
     }
-    return finder.find(regex, value, 0, groups);
+    return matcher.first(i);
   });
-}
-
-[[noreturn]] void throw_group_index(std::string_view function, int count, int64_t group) {
-  throw IllegalArgumentError("INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX",
-                             "The value of parameter(s) `idx` in `" + std::string(function) +
-                                 "` is invalid: Expects group index between 0 and " +
-                                 std::to_string(count) + ", but got " + std::to_string(group) +
-                                 ".");
-}
-
-/// Calls `found(groups)` for each match of `regex` in `value` from byte `from`, as Java's
-/// Matcher.find() goes on (see `search_after_match`), with `groups` the whole match and Java's
-/// groups; stops early when `found` returns false.
-template <typename Found>
-void for_each_match(std::string_view value, const CompiledRegex& regex, size_t from, Finder& finder,
-                    std::vector<re2::StringPiece>& groups, Found&& found) {
-  size_t search = from;
-  while (search <= value.size() && finder.find(regex, value, search, groups)) {
-    const auto begin = static_cast<size_t>(groups[0].data() - value.data());
-    if (!found(groups)) {
-      return;
-    }
-    search = search_after_match(value, begin, begin + groups[0].size());
-  }
-}
-
-/// The text of `group` (a group that took no part in the match gives an empty string).
-std::string_view group_text(const re2::StringPiece& group) {
-  return group.data() != nullptr ? std::string_view(group.data(), group.size())
-                                 : std::string_view();
 }
 
 /// regexp_extract: a group index outside the pattern's groups fails on the rows that match
 /// only, as in Spark (the others give an empty string).
 Datum regexp_extract(std::span<const Datum> arguments, ExecContext& context) {
-  StringArg text(arguments[0]);
-  PatternSource patterns(arguments[1], "regexp_extract");
+  RowMatcher matcher(arguments, "regexp_extract");
   const bool has_index = arguments.size() > 2;
   std::optional<IntArg> index;
   if (has_index) {
     index.emplace(arguments[2]);
   }
-  Finder finder;
-  std::vector<re2::StringPiece> groups;
   return strings::map_to_string(arguments, utf8(), context, [&](int64_t i, StringOutput& out) {
-    const CompiledRegex& regex = patterns.get(i);
     const int64_t group = has_index ? index->value(i) : 1;
-    if (finder.find(regex, text.value(i), 0, groups)) {
-      if (group < 0 || group > regex.group_count()) {
-        throw_group_index("regexp_extract", regex.group_count(), group);
+    if (matcher.first(i)) {
+      const int count = matcher.patterns.get(i).group_count();
+      if (group < 0 || group > count) {
+        throw_group_index("regexp_extract", count, group);
       }
-      out.append(group_text(groups[static_cast<size_t>(group)]));
+      out.append(group_text(matcher.groups[static_cast<size_t>(group)]));
     }
     return true;
   });
@@ -675,23 +683,20 @@ class StringListOutput {
 /// regexp_extract_all: group idx (1 by default) of every match; the group index is checked on
 /// the rows that match, as regexp_extract does.
 Datum regexp_extract_all(std::span<const Datum> arguments, ExecContext& context) {
-  StringArg text(arguments[0]);
-  PatternSource patterns(arguments[1], "regexp_extract_all");
+  RowMatcher matcher(arguments, "regexp_extract_all");
   const bool has_index = arguments.size() > 2;
   std::optional<IntArg> index;
   if (has_index) {
     index.emplace(arguments[2]);
   }
-  Finder finder;
-  std::vector<re2::StringPiece> groups;
   StringListOutput out(arguments, context);
   for (int64_t i = 0; i < out.length(); ++i) {
     if (out.row_valid(i)) {
-      const CompiledRegex& regex = patterns.get(i);
+      const int count = matcher.patterns.get(i).group_count();
       const int64_t group = has_index ? index->value(i) : 1;
-      for_each_match(text.value(i), regex, 0, finder, groups, [&](const auto& found) {
-        if (group < 0 || group > regex.group_count()) {
-          throw_group_index("regexp_extract_all", regex.group_count(), group);
+      matcher.each(i, 0, [&](const auto& found) {
+        if (group < 0 || group > count) {
+          throw_group_index("regexp_extract_all", count, group);
         }
         out.append(group_text(found[static_cast<size_t>(group)]));
         return true;
@@ -703,13 +708,10 @@ Datum regexp_extract_all(std::span<const Datum> arguments, ExecContext& context)
 }
 
 Datum regexp_count(std::span<const Datum> arguments, ExecContext& context) {
-  StringArg text(arguments[0]);
-  PatternSource patterns(arguments[1], "regexp_count");
-  Finder finder;
-  std::vector<re2::StringPiece> groups;
+  RowMatcher matcher(arguments, "regexp_count");
   return strings::map_to_int32(arguments, context, [&](int64_t i) {
     int32_t count = 0;
-    for_each_match(text.value(i), patterns.get(i), 0, finder, groups, [&](const auto&) {
+    matcher.each(i, 0, [&](const auto&) {
       ++count;
       return true;
     });
@@ -720,15 +722,12 @@ Datum regexp_count(std::span<const Datum> arguments, ExecContext& context) {
 /// regexp_substr: the first match, or null when there is none or it is empty (Spark's
 /// nullif(regexp_extract(str, regexp, 0), '')).
 Datum regexp_substr(std::span<const Datum> arguments, ExecContext& context) {
-  StringArg text(arguments[0]);
-  PatternSource patterns(arguments[1], "regexp_substr");
-  Finder finder;
-  std::vector<re2::StringPiece> groups;
+  RowMatcher matcher(arguments, "regexp_substr");
   return strings::map_to_string(arguments, utf8(), context, [&](int64_t i, StringOutput& out) {
-    if (!finder.find(patterns.get(i), text.value(i), 0, groups) || groups[0].empty()) {
+    if (!matcher.first(i) || matcher.groups[0].empty()) {
       return false;
     }
-    out.append(group_text(groups[0]));
+    out.append(group_text(matcher.groups[0]));
     return true;
   });
 }
@@ -736,17 +735,14 @@ Datum regexp_substr(std::span<const Datum> arguments, ExecContext& context) {
 /// regexp_instr: the 1-based character position of the first match, or 0. Spark 4 takes the
 /// group index but reports the start of the whole match whatever it is.
 Datum regexp_instr(std::span<const Datum> arguments, ExecContext& context) {
-  StringArg text(arguments[0]);
-  PatternSource patterns(arguments[1], "regexp_instr");
-  Finder finder;
-  std::vector<re2::StringPiece> groups;
+  RowMatcher matcher(arguments, "regexp_instr");
   return strings::map_to_int32(arguments, context, [&](int64_t i) {
-    const std::string_view value = text.value(i);
-    if (!finder.find(patterns.get(i), value, 0, groups)) {
+    if (!matcher.first(i)) {
       return 0;
     }
+    const std::string_view value = matcher.text.value(i);
     return static_cast<int32_t>(strings::count_chars(reinterpret_cast<const uint8_t*>(value.data()),
-                                                     groups[0].data() - value.data()) +
+                                                     matcher.groups[0].data() - value.data()) +
                                 1);
   });
 }
@@ -828,8 +824,7 @@ std::vector<ReplacementPart> parse_replacement(std::string_view replacement,
 }
 
 Datum regexp_replace(std::span<const Datum> arguments, ExecContext& context) {
-  StringArg text(arguments[0]);
-  PatternSource patterns(arguments[1], "regexp_replace");
+  RowMatcher matcher(arguments, "regexp_replace");
   StringArg replacement(arguments[2]);
   const bool has_position = arguments.size() > 3;
   std::optional<IntArg> position;
@@ -839,12 +834,9 @@ Datum regexp_replace(std::span<const Datum> arguments, ExecContext& context) {
   const bool constant = arguments[1].is_scalar() && arguments[2].is_scalar();
   std::vector<ReplacementPart> parts;
   bool parsed = false;
-  Finder finder;
-  std::vector<re2::StringPiece> groups;
   return strings::map_to_string(arguments, utf8(), context, [&](int64_t i, StringOutput& out) {
-    const CompiledRegex& regex = patterns.get(i);
     if (!constant || !parsed) {
-      parts = parse_replacement(replacement.value(i), regex);
+      parts = parse_replacement(replacement.value(i), matcher.patterns.get(i));
       parsed = true;
     }
     const int64_t from_char = has_position ? position->value(i) : 1;
@@ -854,14 +846,14 @@ Datum regexp_replace(std::span<const Datum> arguments, ExecContext& context) {
                                  "invalid: expects a positive position, but got " +
                                      std::to_string(from_char) + ".");
     }
-    const std::string_view value = text.value(i);
+    const std::string_view value = matcher.text.value(i);
     const size_t from = static_cast<size_t>(strings::char_offset(value, from_char - 1));
     if (from_char - 1 > 0 && from >= value.size()) {
       out.append(value);
       return true;
     }
     size_t copied = 0;
-    for_each_match(value, regex, from, finder, groups, [&](const auto& found) {
+    matcher.each(i, from, [&](const auto& found) {
       const auto begin = static_cast<size_t>(found[0].data() - value.data());
       out.append(value.substr(copied, begin - copied));
       for (const ReplacementPart& part : parts) {
@@ -878,8 +870,9 @@ Datum regexp_replace(std::span<const Datum> arguments, ExecContext& context) {
 
 /// Appends the pieces of Java's `Pattern.split(value, limit)` (Spark's split, where a limit of
 /// zero or less means no limit and trailing empty strings are kept).
-void split_row(std::string_view value, const CompiledRegex& regex, bool empty_pattern,
-               int64_t limit, Finder& finder, StringListOutput& out) {
+void split_row(RowMatcher& matcher, int64_t i, bool empty_pattern, int64_t limit,
+               StringListOutput& out) {
+  const std::string_view value = matcher.text.value(i);
   const size_t size = value.size();
   if (empty_pattern && size > 0) {
     // Spark splits into characters, without a trailing empty string.
@@ -897,8 +890,7 @@ void split_row(std::string_view value, const CompiledRegex& regex, bool empty_pa
   }
   size_t index = 0;
   int64_t pieces = 0;
-  std::vector<re2::StringPiece> groups;
-  for_each_match(value, regex, 0, finder, groups, [&](const auto& found) {
+  matcher.each(i, 0, [&](const auto& found) {
     if (limit > 0 && pieces >= limit - 1) {
       return false;
     }
@@ -916,20 +908,17 @@ void split_row(std::string_view value, const CompiledRegex& regex, bool empty_pa
 }
 
 Datum split(std::span<const Datum> arguments, ExecContext& context) {
-  StringArg text(arguments[0]);
+  RowMatcher matcher(arguments, "split");
   StringArg pattern_text(arguments[1]);
-  PatternSource patterns(arguments[1], "split");
   const bool has_limit = arguments.size() > 2;
   std::optional<IntArg> limit;
   if (has_limit) {
     limit.emplace(arguments[2]);
   }
-  Finder finder;
   StringListOutput out(arguments, context);
   for (int64_t i = 0; i < out.length(); ++i) {
     if (out.row_valid(i)) {
-      split_row(text.value(i), patterns.get(i), pattern_text.value(i).empty(),
-                has_limit ? limit->value(i) : -1, finder, out);
+      split_row(matcher, i, pattern_text.value(i).empty(), has_limit ? limit->value(i) : -1, out);
     }
     out.finish_row();
   }

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "bowstring/compute/errors.h"
@@ -65,22 +66,19 @@ TEST(JavaRegexTest, LineTerminatorsAsJava) {
       "a[^\\n\\r\\x{85}\\x{2028}\\x{2029}]b(?:(\\r\\n|[\\n\\r\\x{85}\\x{2028}\\x{2029}])?\\z)");
   EXPECT_EQ(java_regex_to_re2("(?d)^.(?s:.)", "rlike"), "^[^\\n](?s:(?s:.))");
   // Checked against Spark 4.3.
-  const auto count = [](std::string text, std::string pattern) {
-    return run("regexp_count", {strs({std::move(text)}), str(std::move(pattern))});
+  const std::vector<std::tuple<std::string, std::string, int32_t>> counts{
+      {"a\rb", ".", 2},       {"a\u2028b\u0085c", ".", 3},
+      {"a\rb", "(?d).", 3},   {"a\nb", "(?s).", 3},
+      {"ab\n", "$", 2},       {"ab\n\n", "b$", 0},
+      {"ab\r\n", "\\Z", 2},   {"a\r\n", "(?m)$", 2},
+      {"a\r\nb", "(?m)^", 2}, {"a\n", "(?m)^", 1},
+      {"", "(?m)^", 0},       {"x\r\ny\rz\u2029w\n", "(?m)^(\\w)", 4},
   };
-  const auto ints = [](int32_t value) { return make_array<int32_t>({value}); };
-  expect_array(count("a\rb", "."), ints(2));
-  expect_array(count("a\u2028b\u0085c", "."), ints(3));
-  expect_array(count("a\rb", "(?d)."), ints(3));
-  expect_array(count("a\nb", "(?s)."), ints(3));
-  expect_array(count("ab\n", "$"), ints(2));
-  expect_array(count("ab\n\n", "b$"), ints(0));
-  expect_array(count("ab\r\n", "\\Z"), ints(2));
-  expect_array(count("a\r\n", "(?m)$"), ints(2));
-  expect_array(count("a\r\nb", "(?m)^"), ints(2));
-  expect_array(count("a\n", "(?m)^"), ints(1));
-  expect_array(count("", "(?m)^"), ints(0));
-  expect_array(count("x\r\ny\rz\u2029w\n", "(?m)^(\\w)"), ints(4));
+  for (const auto& [text, pattern, expected] : counts) {
+    SCOPED_TRACE(pattern);
+    expect_array(run("regexp_count", {strs({text}), str(pattern)}),
+                 make_array<int32_t>({expected}));
+  }
   expect_array(run("rlike", {strs({"\u2028", "ab\u2028", "a\r\n"}), str("^$|b$|\\r$")}),
                bools({true, true, false}));
   expect_array(run("regexp_replace", {strs({"ab\r\n"}), str("$"), str("<$0>")}),

@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "bowstring/array/builder.h"
@@ -391,42 +392,52 @@ TEST(InvalidUtf8Test, CharacterFunctionsCountAsSparkDoes) {
   expect_array(call_on_bytes("length", "\xF5\x80\x80\x80"), ints({4}));
   expect_array(call_on_bytes("length", "a\xE2"), ints({2}));
   expect_array(call_on_bytes("length", "\xC0\xAF"), ints({2}));
-  EXPECT_EQ(text_of(call_on_bytes("reverse",
-                                  "\xE2"
-                                  "AB")),
-            "\xE2"
-            "AB");
-  EXPECT_EQ(text_of(call_on_bytes("reverse", "A\x80\xE2")),
-            "\xE2\x80"
-            "A");
-  EXPECT_EQ(text_of(call_on_bytes("reverse",
-                                  "\xC0\xAF"
-                                  "A")),
-            "A\xAF\xC0");
-  EXPECT_EQ(text_of(call_on_bytes("lpad",
-                                  "\xE2"
-                                  "AB",
-                                  {int_scalar(5), str("x")})),
-            "xxxx\xE2"
-            "AB");
-  EXPECT_EQ(text_of(call_on_bytes("rpad",
-                                  "\xE2"
-                                  "AB",
-                                  {int_scalar(2), str("x")})),
-            "\xE2"
-            "ABx");
-  EXPECT_EQ(text_of(call_on_bytes("left",
-                                  "\xE2"
-                                  "AB",
-                                  {int_scalar(1)})),
-            "\xE2"
-            "AB");
-  EXPECT_EQ(text_of(call_on_bytes("substring",
-                                  "\xC0\xAF"
-                                  "A",
-                                  {int_scalar(2)})),
-            "\xAF"
-            "A");
+  const std::vector<std::tuple<std::string, std::string, std::vector<Datum>, std::string>> rows{
+      {"reverse",
+       "\xE2"
+       "AB",
+       {},
+       "\xE2"
+       "AB"},
+      {"reverse",
+       "A\x80\xE2",
+       {},
+       "\xE2\x80"
+       "A"},
+      {"reverse",
+       "\xC0\xAF"
+       "A",
+       {},
+       "A\xAF\xC0"},
+      {"lpad",
+       "\xE2"
+       "AB",
+       {int_scalar(5), str("x")},
+       "xxxx\xE2"
+       "AB"},
+      {"rpad",
+       "\xE2"
+       "AB",
+       {int_scalar(2), str("x")},
+       "\xE2"
+       "ABx"},
+      {"left",
+       "\xE2"
+       "AB",
+       {int_scalar(1)},
+       "\xE2"
+       "AB"},
+      {"substring",
+       "\xC0\xAF"
+       "A",
+       {int_scalar(2)},
+       "\xAF"
+       "A"},
+  };
+  for (const auto& [name, bytes, more, expected] : rows) {
+    SCOPED_TRACE(name);
+    EXPECT_EQ(text_of(call_on_bytes(name, bytes, more)), expected);
+  }
   // trim's two-argument form is (trimStr, str); invalid bytes are characters of their own.
   EXPECT_EQ(text_of(call("trim", std::vector<Datum>{str("\xAF"), strs({"\xAF"
                                                                        "a\xAF"})})),
