@@ -171,8 +171,26 @@ struct BuiltCaseMap {
   }
 };
 
-bool is_cased(char32_t cp) { return in_ranges(kCasedRanges, cp); }
-bool is_case_ignorable(char32_t cp) { return in_ranges(kCaseIgnorableRanges, cp); }
+/// The two properties of the code points below U+0800 (bit 0: cased, bit 1: case-ignorable),
+/// the others looked up in the ranges.
+const std::array<uint8_t, 0x800>& small_case_kinds() {
+  static const std::array<uint8_t, 0x800> kinds = [] {
+    std::array<uint8_t, 0x800> built{};
+    for (char32_t cp = 0; cp < 0x800; ++cp) {
+      built[cp] = static_cast<uint8_t>(in_ranges(kCasedRanges, cp) |
+                                       (in_ranges(kCaseIgnorableRanges, cp) << 1));
+    }
+    return built;
+  }();
+  return kinds;
+}
+
+bool is_cased(char32_t cp) {
+  return cp < 0x800 ? (small_case_kinds()[cp] & 1) != 0 : in_ranges(kCasedRanges, cp);
+}
+bool is_case_ignorable(char32_t cp) {
+  return cp < 0x800 ? (small_case_kinds()[cp] & 2) != 0 : in_ranges(kCaseIgnorableRanges, cp);
+}
 
 }  // namespace
 
@@ -190,6 +208,10 @@ int write_full_case(char32_t cp, bool upper, uint8_t* out) {
 }
 
 int write_title_case(char32_t cp, uint8_t* out) {
+  if (cp < 0x80) {
+    out[0] = static_cast<uint8_t>(cp - 'a' < 26u ? cp - 32 : cp);
+    return 1;
+  }
   const CaseMapping* mapping = find_mapping(kTitleMappings, cp);
   return mapping != nullptr ? write_mapping(*mapping, out) : write_full_case(cp, true, out);
 }

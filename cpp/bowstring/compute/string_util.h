@@ -169,6 +169,20 @@ inline int64_t write_case(const CaseMap& map, const uint8_t* begin, const uint8_
   while (in < end) {
     const uint8_t byte = *in;
     if (byte < 0x80) {
+      uint64_t word;
+      if (in + 8 <= end && (std::memcpy(&word, in, 8), (word & 0x8080808080808080ULL) == 0)) {
+        // Eight ASCII bytes at once: the high bit of each byte of `low` and `high` tells it is
+        // at least the first letter, and past the last one.
+        constexpr uint64_t kOnes = 0x0101010101010101ULL;
+        const uint64_t low = word + kOnes * (0x80 - (kUpper ? 'a' : 'A'));
+        const uint64_t high = word + kOnes * (0x80 - (kUpper ? 'z' : 'Z') - 1);
+        const uint64_t letters = (low & ~high & (kOnes * 0x80)) >> 2;
+        word = kUpper ? word - letters : word + letters;
+        std::memcpy(out, &word, 8);
+        in += 8;
+        out += 8;
+        continue;
+      }
       if constexpr (kUpper) {
         *out++ = static_cast<uint8_t>(byte - ((static_cast<unsigned>(byte - 'a') < 26u) ? 32 : 0));
       } else {
