@@ -557,23 +557,61 @@ std::string_view group_text(const re2::StringPiece& group) {
 /// what its row loop needs to find Java's matches.
 struct RowMatcher {
   RowMatcher(std::span<const Datum> arguments, std::string function)
-      : text(arguments[0]), patterns(arguments[1], std::move(function)) {}
+      : text(arguments[0]), patterns(arguments[1], std::move(function)) {
+    const ArrayData& data = *arguments[0].data();
+    if (data.type->id() == TypeId::kNull || data.length == 0) {
+      return;
+    }
+    // One check of all the bytes; a row could still start inside a sequence that the row
+    // before it ends.
+    const int64_t rows = arguments[0].is_scalar() ? 1 : data.length;
+    const std::string_view first_row = text.value(0);
+    const std::string_view last_row = text.value(rows - 1);
+    const auto* begin = reinterpret_cast<const uint8_t*>(first_row.data());
+    const auto* end = reinterpret_cast<const uint8_t*>(last_row.data() + last_row.size());
+    checked_ =
+        !strings::is_ascii(begin, end - begin) && !strings::is_valid_utf8(begin, end - begin);
+    for (int64_t i = 0; i < rows && !checked_; ++i) {
+      const std::string_view row = text.value(i);
+      checked_ = !row.empty() && strings::is_continuation(static_cast<uint8_t>(row[0]));
+    }
+  }
+
+  /// The text of row `i` as Spark matches it: malformed UTF-8 read as U+FFFD (the view lasts
+  /// until another row is asked for).
+  std::string_view value(int64_t i) {
+    const std::string_view raw = text.value(i);
+    if (!checked_) {
+      return raw;
+    }
+    if (i != replaced_row_) {
+      replaced_row_ = i;
+      replaced_.clear();
+      if (strings::is_valid_utf8(reinterpret_cast<const uint8_t*>(raw.data()),
+                                 static_cast<int64_t>(raw.size()))) {
+        replaced_.assign(raw);
+      } else {
+        strings::append_replacing_malformed(raw, replaced_);
+      }
+    }
+    return replaced_;
+  }
 
   /// Finds the first match of row `i`, into `groups`.
-  bool first(int64_t i) { return finder.find(patterns.get(i), text.value(i), 0, groups); }
+  bool first(int64_t i) { return finder.find(patterns.get(i), value(i), 0, groups); }
   /// Calls `found(groups)` for each match of row `i` from byte `from`, as Java's
   /// Matcher.find() goes on (see `search_after_match`); stops early when `found` returns false.
   template <typename Found>
   void each(int64_t i, size_t from, Found&& found) {
-    const std::string_view value = text.value(i);
+    const std::string_view row = value(i);
     const CompiledRegex& regex = patterns.get(i);
     size_t search = from;
-    while (search <= value.size() && finder.find(regex, value, search, groups)) {
-      const auto begin = static_cast<size_t>(groups[0].data() - value.data());
+    while (search <= row.size() && finder.find(regex, row, search, groups)) {
+      const auto begin = static_cast<size_t>(groups[0].data() - row.data());
       if (!found(groups)) {
         return;
       }
-      search = search_after_match(value, begin, begin + groups[0].size());
+      search = search_after_match(row, begin, begin + groups[0].size());
     }
   }
 
@@ -581,6 +619,12 @@ struct RowMatcher {
   PatternSource patterns;
   Finder finder;
   std::vector<re2::StringPiece> groups;
+
+ private:
+  /// Whether rows may hold malformed UTF-8, and must be checked one by one.
+  bool checked_ = false;
+  int64_t replaced_row_ = -1;
+  std::string replaced_;
 };
 
 /// Whether `value` may hold a line terminator (\n, \r, U+0085, U+2028, U+2029); a byte of
@@ -599,7 +643,7 @@ Datum rlike(std::span<const Datum> arguments, ExecContext& context) {
   RowMatcher matcher(arguments, "rlike");
   return strings::map_to_boolean(arguments, context, [&](int64_t i) {
     const CompiledRegex& regex = matcher.patterns.get(i);
-    const std::string_view value = matcher.text.value(i);
+    const std::string_view value = matcher.value(i);
     if (!regex.re2->Match(piece(value), 0, value.size(), RE2::UNANCHORED, nullptr, 0)) {
       return false;
     }
@@ -740,7 +784,7 @@ Datum regexp_instr(std::span<const Datum> arguments, ExecContext& context) {
     if (!matcher.first(i)) {
       return 0;
     }
-    const std::string_view value = matcher.text.value(i);
+    const std::string_view value = matcher.value(i);
     return static_cast<int32_t>(strings::count_chars(reinterpret_cast<const uint8_t*>(value.data()),
                                                      matcher.groups[0].data() - value.data()) +
                                 1);
@@ -846,7 +890,7 @@ Datum regexp_replace(std::span<const Datum> arguments, ExecContext& context) {
                                  "invalid: expects a positive position, but got " +
                                      std::to_string(from_char) + ".");
     }
-    const std::string_view value = matcher.text.value(i);
+    const std::string_view value = matcher.value(i);
     const size_t from = static_cast<size_t>(strings::char_offset(value, from_char - 1));
     if (from_char - 1 > 0 && from >= value.size()) {
       out.append(value);
@@ -872,7 +916,7 @@ Datum regexp_replace(std::span<const Datum> arguments, ExecContext& context) {
 /// zero or less means no limit and trailing empty strings are kept).
 void split_row(RowMatcher& matcher, int64_t i, bool empty_pattern, int64_t limit,
                StringListOutput& out) {
-  const std::string_view value = matcher.text.value(i);
+  const std::string_view value = matcher.value(i);
   const size_t size = value.size();
   if (empty_pattern && size > 0) {
     // Spark splits into characters, without a trailing empty string.

@@ -225,6 +225,25 @@ TEST(RegexpCountSubstrInstrTest, SparkAnswers) {
   EXPECT_TRUE(scalar.array().equals(make_array<int32_t>({2})));
 }
 
+TEST(RegexpTest, MalformedUtf8IsMatchedAsSparkReadsIt) {
+  // Checked against Spark 4.3: the text is decoded with U+FFFD for malformed bytes first.
+  const Array text =
+      strs({"A\xFF"
+            "B",
+            "\xFF", "ok", kNull});
+  expect_array(run("regexp_replace", {text, str("B"), str("x")}),
+               strs({"A\uFFFDx", "\uFFFD", "ok", kNull}));
+  expect_array(run("rlike", {text, str("^.$")}), bools({false, true, false, kNull}));
+  expect_array(run("regexp_extract_all", {strs({"\xE2"
+                                                "AB"}),
+                                          str("(.)"), int_scalar(1)}),
+               string_lists({{{"\uFFFD", "A", "B"}}}));
+  expect_array(run("split", {strs({"\xE2"
+                                   "AB"}),
+                             str("A")}),
+               string_lists({{{"\uFFFD", "B"}}}));
+}
+
 TEST(RegexpReplaceTest, JavaReplacementSyntaxAndEmptyMatches) {
   // Checked against Spark 4.
   expect_array(run("regexp_replace", {strs({"abc", kNull}), str("x*"), str("-")}),

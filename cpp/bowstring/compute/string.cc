@@ -811,15 +811,22 @@ Datum repeat_string(std::span<const Datum> arguments, ExecContext& context) {
 
 /// 1-based character position of `needle` in `text` at or after character `from` (0-based), or 0.
 int32_t find_position(std::string_view text, std::string_view needle, int64_t from) {
-  const int64_t start = char_offset(text, from);
-  const size_t at = text.find(needle, static_cast<size_t>(start));
-  if (at == std::string_view::npos) {
-    return 0;
+  // Spark compares at the start of each character only (as it walks them, see
+  // `sequence_length`), which matters in malformed text alone.
+  size_t position = static_cast<size_t>(char_offset(text, from));
+  int64_t chars = from;
+  size_t at = text.find(needle, position);
+  while (at != std::string_view::npos) {
+    while (position < at) {
+      position += static_cast<size_t>(sequence_length(static_cast<uint8_t>(text[position])));
+      ++chars;
+    }
+    if (position == at) {
+      return static_cast<int32_t>(chars + 1);
+    }
+    at = text.find(needle, position);
   }
-  return static_cast<int32_t>(from +
-                              count_chars(reinterpret_cast<const uint8_t*>(text.data()) + start,
-                                          static_cast<int64_t>(at) - start) +
-                              1);
+  return 0;
 }
 
 Datum instr(std::span<const Datum> arguments, ExecContext& context) {

@@ -438,6 +438,13 @@ TEST(InvalidUtf8Test, CharacterFunctionsCountAsSparkDoes) {
     SCOPED_TRACE(name);
     EXPECT_EQ(text_of(call_on_bytes(name, bytes, more)), expected);
   }
+  // instr('\xE2AB', 'B') is 0: the lead byte takes 'AB' into its character.
+  expect_array(call("instr", std::vector<Datum>{strs({"\xE2"
+                                                      "AB",
+                                                      "a\xFF"
+                                                      "B"}),
+                                                str("B")}),
+               ints({0, 3}));
   // trim's two-argument form is (trimStr, str); invalid bytes are characters of their own.
   EXPECT_EQ(text_of(call("trim", std::vector<Datum>{str("\xAF"), strs({"\xAF"
                                                                        "a\xAF"})})),

@@ -65,6 +65,36 @@ bool walk_is_regular(const uint8_t* bytes, int64_t size) {
   return irregular == 0;
 }
 
+bool is_valid_utf8(const uint8_t* bytes, int64_t size) {
+  if (!walk_is_regular(bytes, size)) {
+    return false;
+  }
+  // The walk is regular: what is left are bytes that start no sequence and second bytes out of
+  // the range of their lead.
+  uint8_t invalid = 0;
+  for (int64_t i = 0; i < size; ++i) {
+    const uint8_t byte = bytes[i];
+    const uint8_t before = i > 0 ? bytes[i - 1] : 0;
+    invalid |= static_cast<uint8_t>(byte == 0xC0) | static_cast<uint8_t>(byte == 0xC1) |
+               static_cast<uint8_t>(byte >= 0xF5) |
+               static_cast<uint8_t>(before == 0xE0 && byte < 0xA0) |
+               static_cast<uint8_t>(before == 0xED && byte > 0x9F) |
+               static_cast<uint8_t>(before == 0xF0 && byte < 0x90) |
+               static_cast<uint8_t>(before == 0xF4 && byte > 0x8F);
+  }
+  return invalid == 0;
+}
+
+void append_replacing_malformed(std::string_view text, std::string& out) {
+  const auto* p = reinterpret_cast<const uint8_t*>(text.data());
+  const uint8_t* end = p + text.size();
+  uint8_t bytes[4];
+  while (p < end) {
+    const int n = encode(decode(&p, end), bytes);
+    out.append(reinterpret_cast<const char*>(bytes), static_cast<size_t>(n));
+  }
+}
+
 int64_t char_offset(std::string_view text, int64_t n) {
   const auto* begin = reinterpret_cast<const uint8_t*>(text.data());
   const uint8_t* p = begin;

@@ -117,6 +117,14 @@ int64_t count_chars(const uint8_t* bytes, int64_t size);
 /// UTF-8). One pass without branches, which vectorizes.
 bool walk_is_regular(const uint8_t* bytes, int64_t size);
 
+/// Whether `size` bytes are valid UTF-8 (whole sequences, no overlong forms, surrogates or
+/// code points past U+10FFFF). One pass without branches, which vectorizes.
+bool is_valid_utf8(const uint8_t* bytes, int64_t size);
+
+/// Appends `text` to `out` as Spark reads malformed UTF-8: each maximal malformed part as U+FFFD
+/// (see `decode`).
+void append_replacing_malformed(std::string_view text, std::string& out);
+
 /// Number of bytes that continue a multi-byte sequence.
 inline int64_t count_continuations(const uint8_t* bytes, int64_t size) {
   int64_t continuations = 0;
