@@ -475,3 +475,14 @@ def test_concat_ws_flattens_arrays() -> None:
     assert to_list(compute.call("concat_ws", "-", lists, "c")) == ["a-b-c", "c", "c", "c"]
     assert to_list(compute.call("concat_ws", ",", lists)) == ["a,b", "", "", ""]
     assert to_list(compute.call("concat_ws", None, lists)) == [None] * 4
+
+
+def test_regular_expressions_read_malformed_utf8_as_spark() -> None:
+    # Spark 4.3 matches the text decoded with U+FFFD for malformed bytes:
+    # regexp_replace(cast(X'41FF42' AS STRING), 'B', 'x') is 'A\ufffdx', rlike(X'FF', '^.$') is
+    # true, and instr(X'E24142', 'B') is 0 (the lead byte takes 'AB' into its character).
+    text = invalid_utf8([b"A\xffB", b"\xff", b"ok"])
+    assert to_list(compute.call("regexp_replace", text, "B", "x")) == ["A\ufffdx", "\ufffd", "ok"]
+    assert to_list(compute.call("rlike", text, "^.$")) == [False, True, False]
+    assert to_list(compute.call("split", invalid_utf8([b"\xe2AB"]), "A")) == [["\ufffd", "B"]]
+    assert to_list(compute.call("instr", invalid_utf8([b"\xe2AB", b"a\xffB"]), "B")) == [0, 3]

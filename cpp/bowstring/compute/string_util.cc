@@ -65,22 +65,45 @@ bool walk_is_regular(const uint8_t* bytes, int64_t size) {
   return irregular == 0;
 }
 
+namespace {
+
+/// Whether `byte` breaks UTF-8, given the byte before it and whether a lead byte before it
+/// announces a sequence that reaches it: a continuation byte exactly where one is announced,
+/// no byte that starts no sequence, a second byte within the range of its lead.
+inline uint8_t breaks_utf8(uint8_t byte, uint8_t before, uint8_t reached) {
+  return (reached ^ static_cast<uint8_t>((byte & 0xC0) == 0x80)) |
+         static_cast<uint8_t>(byte >= 0xF5) | static_cast<uint8_t>((byte & 0xFE) == 0xC0) |
+         (static_cast<uint8_t>(before == 0xE0) & static_cast<uint8_t>(byte < 0xA0)) |
+         (static_cast<uint8_t>(before == 0xED) & static_cast<uint8_t>(byte > 0x9F)) |
+         (static_cast<uint8_t>(before == 0xF0) & static_cast<uint8_t>(byte < 0x90)) |
+         (static_cast<uint8_t>(before == 0xF4) & static_cast<uint8_t>(byte > 0x8F));
+}
+
+}  // namespace
+
 bool is_valid_utf8(const uint8_t* bytes, int64_t size) {
-  if (!walk_is_regular(bytes, size)) {
-    return false;
-  }
-  // The walk is regular: what is left are bytes that start no sequence and second bytes out of
-  // the range of their lead.
   uint8_t invalid = 0;
-  for (int64_t i = 0; i < size; ++i) {
-    const uint8_t byte = bytes[i];
-    const uint8_t before = i > 0 ? bytes[i - 1] : 0;
-    invalid |= static_cast<uint8_t>(byte == 0xC0) | static_cast<uint8_t>(byte == 0xC1) |
-               static_cast<uint8_t>(byte >= 0xF5) |
-               static_cast<uint8_t>(before == 0xE0 && byte < 0xA0) |
-               static_cast<uint8_t>(before == 0xED && byte > 0x9F) |
-               static_cast<uint8_t>(before == 0xF0 && byte < 0x90) |
-               static_cast<uint8_t>(before == 0xF4 && byte > 0x8F);
+  for (int64_t i = 0; i < std::min<int64_t>(size, 3); ++i) {
+    const uint8_t reached =
+        (i >= 1 && announces_two(bytes[i - 1])) | (i >= 2 && announces_three(bytes[i - 2]));
+    invalid |= breaks_utf8(bytes[i], i >= 1 ? bytes[i - 1] : 0, reached);
+  }
+  // Bitwise operators only, for the loop to vectorize.
+  for (int64_t i = 3; i < size; ++i) {
+    const uint8_t before = bytes[i - 1];
+    const uint8_t reached =
+        announces_two(before) | announces_three(bytes[i - 2]) | announces_four(bytes[i - 3]);
+    invalid |= breaks_utf8(bytes[i], before, reached);
+  }
+  // No sequence may run past the end.
+  if (size >= 1) {
+    invalid |= announces_two(bytes[size - 1]);
+  }
+  if (size >= 2) {
+    invalid |= announces_three(bytes[size - 2]);
+  }
+  if (size >= 3) {
+    invalid |= announces_four(bytes[size - 3]);
   }
   return invalid == 0;
 }
