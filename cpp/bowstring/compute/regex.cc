@@ -1071,6 +1071,15 @@ class LikePattern {
     }
   }
 
+  /// Where the character at byte `at` of `text` ends, malformed UTF-8 cut as Spark's decoding
+  /// cuts it (Spark matches LIKE on the decoded text).
+  static size_t next_char(std::string_view text, size_t at) {
+    const auto* begin = reinterpret_cast<const uint8_t*>(text.data());
+    const uint8_t* p = begin + at;
+    strings::decode(&p, begin + text.size());
+    return static_cast<size_t>(p - begin);
+  }
+
   /// Wildcard matching that goes back to the last '%' on a mismatch.
   bool match_general(std::string_view text) const {
     size_t t = 0;
@@ -1084,15 +1093,14 @@ class LikePattern {
         t += tokens_[k].literal.size();
         ++k;
       } else if (k < tokens_.size() && tokens_[k].kind == Token::kOne) {
-        t += static_cast<size_t>(strings::sequence_length(static_cast<uint8_t>(text[t])));
+        t = next_char(text, t);
         ++k;
       } else if (k < tokens_.size() && tokens_[k].kind == Token::kAnyRun) {
         star_token = k++;
         star_text = t;
       } else if (star_token != SIZE_MAX) {
         k = star_token + 1;
-        star_text +=
-            static_cast<size_t>(strings::sequence_length(static_cast<uint8_t>(text[star_text])));
+        star_text = next_char(text, star_text);
         t = star_text;
       } else {
         return false;

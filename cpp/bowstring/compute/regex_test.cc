@@ -242,6 +242,16 @@ TEST(RegexpTest, MalformedUtf8IsMatchedAsSparkReadsIt) {
                                    "AB"}),
                              str("A")}),
                string_lists({{{"\uFFFD", "B"}}}));
+  // cast(X'E2' AS STRING) LIKE '_' is true in Spark 4.3 (one U+FFFD).
+  expect_array(run("like", {strs({"\xE2",
+                                  "\xE2\x82"
+                                  "A"}),
+                            str("_")}),
+               bools({true, false}));
+  expect_array(run("like", {strs({"\xE2\x82"
+                                  "A"}),
+                            str("__")}),
+               bools({true}));
 }
 
 TEST(RegexpReplaceTest, JavaReplacementSyntaxAndEmptyMatches) {
