@@ -556,10 +556,12 @@ std::string_view group_text(const re2::StringPiece& group) {
 /// The text and pattern arguments of a regular-expression function (the first two), with
 /// what its row loop needs to find Java's matches.
 struct RowMatcher {
-  RowMatcher(std::span<const Datum> arguments, std::string function)
+  /// `malformed_matters`: whether malformed UTF-8 must be decoded as Spark does before matching
+  /// (a check of every byte), or may be left to RE2 (see `may_match_malformed`).
+  RowMatcher(std::span<const Datum> arguments, std::string function, bool malformed_matters = true)
       : text(arguments[0]), patterns(arguments[1], std::move(function)) {
     const ArrayData& data = *arguments[0].data();
-    if (data.type->id() == TypeId::kNull || data.length == 0) {
+    if (!malformed_matters || data.type->id() == TypeId::kNull || data.length == 0) {
       return;
     }
     // One check of all the bytes; a row could still start inside a sequence that the row
@@ -639,8 +641,30 @@ bool may_hold_terminator(std::string_view value) {
   return found != 0;
 }
 
+/// Whether a Java pattern could tell malformed UTF-8 (RE2 matches no malformed byte) from the
+/// U+FFFD Spark decodes it to: with '.', a class, a property or class escape, a code point
+/// escape or U+FFFD itself. Literals, \d, \w, \s, anchors and alternations cannot, so whether
+/// they match somewhere is the same either way.
+bool may_match_malformed(std::string_view pattern) {
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    const char c = pattern[i];
+    if (c == '.' || c == '[' || static_cast<uint8_t>(c) == 0xEF) {
+      return true;
+    }
+    if (c == '\\' && i + 1 < pattern.size()) {
+      if (std::string_view("pPDWSXHVhvux0").find(pattern[i + 1]) != std::string_view::npos) {
+        return true;
+      }
+      ++i;
+    }
+  }
+  return false;
+}
+
 Datum rlike(std::span<const Datum> arguments, ExecContext& context) {
-  RowMatcher matcher(arguments, "rlike");
+  const bool constant = arguments[1].is_scalar() && !arguments[1].scalar_is_null();
+  RowMatcher matcher(arguments, "rlike",
+                     !constant || may_match_malformed(StringArg(arguments[1]).value(0)));
   return strings::map_to_boolean(arguments, context, [&](int64_t i) {
     const CompiledRegex& regex = matcher.patterns.get(i);
     const std::string_view value = matcher.value(i);
