@@ -9,7 +9,8 @@ namespace bowstring::compute {
 
 class FunctionRegistry;
 
-/// Adds like, ilike, rlike (regexp, regexp_like), regexp_extract, regexp_replace and split.
+/// Adds like, ilike, rlike (regexp, regexp_like), regexp_extract, regexp_extract_all,
+/// regexp_count, regexp_substr, regexp_instr, regexp_replace and split.
 void register_regex_functions(FunctionRegistry& registry);
 
 /// How a group added by the translation stands for a Java anchor that RE2 cannot express (a

@@ -36,6 +36,13 @@ inline uint8_t announces_two(uint8_t byte) { return static_cast<uint8_t>(byte - 
 inline uint8_t announces_three(uint8_t byte) { return static_cast<uint8_t>(byte - 0xE0) < 0x15; }
 inline uint8_t announces_four(uint8_t byte) { return static_cast<uint8_t>(byte - 0xF0) < 0x05; }
 
+/// Whether one of the last three bytes announces a sequence longer than what is left.
+inline bool runs_past_end(const uint8_t* bytes, int64_t size) {
+  return (size >= 1 && announces_two(bytes[size - 1])) ||
+         (size >= 2 && announces_three(bytes[size - 2])) ||
+         (size >= 3 && announces_four(bytes[size - 3]));
+}
+
 }  // namespace
 
 bool walk_is_regular(const uint8_t* bytes, int64_t size) {
@@ -52,17 +59,7 @@ bool walk_is_regular(const uint8_t* bytes, int64_t size) {
         announces_two(bytes[i - 1]) | announces_three(bytes[i - 2]) | announces_four(bytes[i - 3]);
     irregular |= reached ^ static_cast<uint8_t>((bytes[i] & 0xC0) == 0x80);
   }
-  // No sequence may run past the end.
-  if (size >= 1) {
-    irregular |= announces_two(bytes[size - 1]);
-  }
-  if (size >= 2) {
-    irregular |= announces_three(bytes[size - 2]);
-  }
-  if (size >= 3) {
-    irregular |= announces_four(bytes[size - 3]);
-  }
-  return irregular == 0;
+  return irregular == 0 && !runs_past_end(bytes, size);
 }
 
 namespace {
@@ -95,17 +92,7 @@ bool is_valid_utf8(const uint8_t* bytes, int64_t size) {
         announces_two(before) | announces_three(bytes[i - 2]) | announces_four(bytes[i - 3]);
     invalid |= breaks_utf8(bytes[i], before, reached);
   }
-  // No sequence may run past the end.
-  if (size >= 1) {
-    invalid |= announces_two(bytes[size - 1]);
-  }
-  if (size >= 2) {
-    invalid |= announces_three(bytes[size - 2]);
-  }
-  if (size >= 3) {
-    invalid |= announces_four(bytes[size - 3]);
-  }
-  return invalid == 0;
+  return invalid == 0 && !runs_past_end(bytes, size);
 }
 
 void append_replacing_malformed(std::string_view text, std::string& out) {
