@@ -1042,7 +1042,9 @@ def signature_cases(cat: Catalogue, function: Dict[str, Any]) -> None:
             continue
         text = match.group(1)
         required = re.sub(r"\[.*\]", "", text)
-        variants = {required, text.replace("[", "").replace("]", "")}
+        # Sorted, so that the cases (and their ids, which --reuse relies on) never depend on
+        # the order a set iterates in.
+        variants = sorted({required, text.replace("[", "").replace("]", "")})
         for variant in variants:
             words = [w.strip().split(":")[0].strip().rstrip(".") for w in variant.split(",")
                      if w.strip()]
@@ -1449,12 +1451,24 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     with pa.OSFile(str(job_dir / "inputs.arrow"), "wb") as sink:
         with pa.ipc.new_file(sink, inputs.schema) as writer:
             writer.write_table(inputs)
-    case_list = json.dumps(
-        [{"id": c.id, "sql": c.sql, "zone": c.zone, "aggregate": c.aggregate} for c in cases])
+    def case_key(case: Dict[str, Any]) -> Tuple[str, str, bool]:
+        return (case["sql"], case["zone"], case["aggregate"])
+
+    case_list = [{"id": c.id, "sql": c.sql, "zone": c.zone, "aggregate": c.aggregate}
+                 for c in cases]
     cases_file = job_dir / "cases.json"
-    if options.reuse and cases_file.exists() and cases_file.read_text() != case_list:
-        raise SystemExit("--reuse: the cases differ from those Spark evaluated; run without it")
-    cases_file.write_text(case_list)
+    if options.reuse and cases_file.exists():
+        # Spark's results are found by case, so a run with --only (or with functions added
+        # since) compares any case Spark already evaluated.
+        stored = {case_key(c): c["id"] for c in json.loads(cases_file.read_text())}
+        missing = [c["sql"] for c in case_list if case_key(c) not in stored]
+        if missing:
+            raise SystemExit(f"--reuse: Spark has not evaluated {len(missing)} of these cases "
+                             f"(first: {missing[0]}); run without --reuse")
+        for case, listed in zip(cases, case_list):
+            case.id = stored[case_key(listed)]
+    else:
+        cases_file.write_text(json.dumps(case_list))
     print(f"{len(cases)} cases on {options.rows} rows; running Spark ({job_dir})",
           file=sys.stderr)
     if not (options.reuse and (job_dir / "results.arrow").exists()):

@@ -14,6 +14,7 @@
 #include "bowstring/array/builder_primitive.h"
 #include "bowstring/compute/selection.h"
 #include "bowstring/memory/buffer.h"
+#include "bowstring/memory/scratch.h"
 #include "bowstring/util/bit_util.h"
 #include "bowstring/util/error.h"
 
@@ -41,7 +42,7 @@ inline uint64_t double_key(double value) {
 /// The key of every row of a fixed-width array, complemented when descending (so that an
 /// ascending sort of keys gives the descending order and ties stay in row order).
 template <typename T, typename Map>
-void fill_keys(const ArrayData& data, bool descending, std::vector<uint64_t>& keys, Map map) {
+void fill_keys(const ArrayData& data, bool descending, ScratchVector<uint64_t>& keys, Map map) {
   const T* values = data.values<T>(1);
   const uint64_t flip = descending ? ~uint64_t{0} : 0;
   keys.resize(static_cast<size_t>(data.length));
@@ -80,7 +81,7 @@ bool has_number_key(TypeId id) {
   }
 }
 
-void number_keys(const ArrayData& data, bool descending, std::vector<uint64_t>& keys) {
+void number_keys(const ArrayData& data, bool descending, ScratchVector<uint64_t>& keys) {
   auto as_signed = [](auto value) { return signed_key(static_cast<int64_t>(value)); };
   auto as_unsigned = [](auto value) { return static_cast<uint64_t>(value); };
   switch (data.type->id()) {
@@ -135,7 +136,7 @@ struct NumberEntry {
 
 /// Stable LSD radix sort of entries by key, a byte at a time; bytes equal in every key are
 /// skipped. `entries` must be in ascending row order for ties to stay so.
-void radix_sort(std::vector<NumberEntry>& entries) {
+void radix_sort(ScratchVector<NumberEntry>& entries) {
   const size_t count = entries.size();
   std::vector<std::array<uint64_t, 256>> histograms(8);
   for (auto& histogram : histograms) {
@@ -146,7 +147,7 @@ void radix_sort(std::vector<NumberEntry>& entries) {
       ++histograms[static_cast<size_t>(digit)][(entry.key >> (8 * digit)) & 0xFF];
     }
   }
-  std::vector<NumberEntry> scratch(count);
+  ScratchVector<NumberEntry> scratch(count, entries.get_allocator());
   for (int digit = 0; digit < 8; ++digit) {
     auto& histogram = histograms[static_cast<size_t>(digit)];
     if (std::find(histogram.begin(), histogram.end(), count) != histogram.end()) {
@@ -167,8 +168,8 @@ void radix_sort(std::vector<NumberEntry>& entries) {
 }
 
 /// Runs of equal keys among sorted entries: the start of each run after the first.
-template <typename Entry, typename Equal>
-void find_runs(const std::vector<Entry>& entries, std::vector<int64_t>* run_starts, Equal equal) {
+template <typename Entries, typename Equal>
+void find_runs(const Entries& entries, ScratchVector<int64_t>* run_starts, Equal equal) {
   for (size_t i = 1; i < entries.size(); ++i) {
     if (!equal(entries[i - 1], entries[i])) {
       run_starts->push_back(static_cast<int64_t>(i));
@@ -182,8 +183,9 @@ void find_runs(const std::vector<Entry>& entries, std::vector<int64_t>* run_star
 class SortColumn {
  public:
   /// `data` is kept alive: the column reads its validity bitmap and values in place.
-  SortColumn(ArrayDataPtr data_ptr, SortKey order)
-      : descending_(!order.ascending),
+  SortColumn(ArrayDataPtr data_ptr, SortKey order, Allocator* allocator)
+      : allocator_(allocator),
+        descending_(!order.ascending),
         nulls_first_(order.nulls_go_first()),
         data_(std::move(data_ptr)) {
     const ArrayData& data = *data_;
@@ -208,13 +210,14 @@ class SortColumn {
 
   /// Sorts `count` non-null rows, given in ascending row order, stably by value. When
   /// `run_starts` is given, appends the positions (from `rows`) where a new value starts.
-  virtual void sort_values(uint64_t* rows, int64_t count, std::vector<int64_t>* run_starts) = 0;
+  virtual void sort_values(uint64_t* rows, int64_t count, ScratchVector<int64_t>* run_starts) = 0;
   /// Moves to the front of `rows` (non-null, ascending row order) every row whose value is
   /// among the `m` first in sort order, ties with the m-th included; returns how many, with
   /// those rows in ascending row order.
   virtual int64_t select_first(uint64_t* rows, int64_t count, int64_t m) = 0;
 
  protected:
+  Allocator* allocator_;  // for the scratch space of sorting
   bool descending_;
 
  private:
@@ -229,11 +232,13 @@ class SortColumn {
 /// A column whose values map to uint64 keys (numbers, booleans, dates, dictionary ranks...).
 class NumberColumn final : public SortColumn {
  public:
-  NumberColumn(ArrayDataPtr data, SortKey order, std::vector<uint64_t> keys)
-      : SortColumn(std::move(data), order), keys_(std::move(keys)) {}
+  NumberColumn(ArrayDataPtr data, SortKey order, ScratchVector<uint64_t> keys)
+      : SortColumn(std::move(data), order, keys.get_allocator().allocator()),
+        keys_(std::move(keys)) {}
 
-  void sort_values(uint64_t* rows, int64_t count, std::vector<int64_t>* run_starts) override {
-    std::vector<NumberEntry> entries(static_cast<size_t>(count));
+  void sort_values(uint64_t* rows, int64_t count, ScratchVector<int64_t>* run_starts) override {
+    ScratchVector<NumberEntry> entries(static_cast<size_t>(count),
+                                       StlAllocator<NumberEntry>(allocator_));
     for (int64_t i = 0; i < count; ++i) {
       entries[static_cast<size_t>(i)] = {keys_[rows[i]], rows[i]};
     }
@@ -254,7 +259,8 @@ class NumberColumn final : public SortColumn {
   }
 
   int64_t select_first(uint64_t* rows, int64_t count, int64_t m) override {
-    std::vector<uint64_t> candidates(static_cast<size_t>(count));
+    ScratchVector<uint64_t> candidates(static_cast<size_t>(count),
+                                       StlAllocator<uint64_t>(allocator_));
     for (int64_t i = 0; i < count; ++i) {
       candidates[static_cast<size_t>(i)] = keys_[rows[i]];
     }
@@ -270,7 +276,7 @@ class NumberColumn final : public SortColumn {
   }
 
  private:
-  std::vector<uint64_t> keys_;
+  ScratchVector<uint64_t> keys_;
 };
 
 /// Entries of columns compared by a value type other than one number.
@@ -322,11 +328,11 @@ class ComparedColumn final : public SortColumn {
   using Entry = KeyEntry<Key>;
 
  public:
-  ComparedColumn(ArrayDataPtr data, SortKey order, Source source)
-      : SortColumn(std::move(data), order), source_(std::move(source)) {}
+  ComparedColumn(ArrayDataPtr data, SortKey order, Source source, Allocator* allocator)
+      : SortColumn(std::move(data), order, allocator), source_(std::move(source)) {}
 
-  void sort_values(uint64_t* rows, int64_t count, std::vector<int64_t>* run_starts) override {
-    std::vector<Entry> entries = entries_of(rows, count);
+  void sort_values(uint64_t* rows, int64_t count, ScratchVector<int64_t>* run_starts) override {
+    ScratchVector<Entry> entries = entries_of(rows, count);
     std::sort(entries.begin(), entries.end(), less());
     for (int64_t i = 0; i < count; ++i) {
       rows[i] = entries[static_cast<size_t>(i)].row;
@@ -338,7 +344,7 @@ class ComparedColumn final : public SortColumn {
   }
 
   int64_t select_first(uint64_t* rows, int64_t count, int64_t m) override {
-    std::vector<Entry> entries = entries_of(rows, count);
+    ScratchVector<Entry> entries = entries_of(rows, count);
     std::nth_element(entries.begin(), entries.begin() + (m - 1), entries.end(), less());
     const Key threshold = entries[static_cast<size_t>(m - 1)].key;
     const int direction = descending_ ? -1 : 1;
@@ -352,8 +358,8 @@ class ComparedColumn final : public SortColumn {
   }
 
  private:
-  std::vector<Entry> entries_of(const uint64_t* rows, int64_t count) const {
-    std::vector<Entry> entries(static_cast<size_t>(count));
+  ScratchVector<Entry> entries_of(const uint64_t* rows, int64_t count) const {
+    ScratchVector<Entry> entries(static_cast<size_t>(count), StlAllocator<Entry>(allocator_));
     for (int64_t i = 0; i < count; ++i) {
       entries[static_cast<size_t>(i)] = {source_.key(rows[i]), rows[i]};
     }
@@ -397,10 +403,10 @@ std::unique_ptr<SortColumn> make_column(const Array& array, SortKey order, Alloc
 
 /// The rank of each value of `array` in ascending order (equal values share a rank); null
 /// values get no rank (`valid` false).
-std::vector<uint64_t> value_ranks(const Array& dictionary, std::vector<bool>& valid,
-                                  Allocator* allocator) {
+ScratchVector<uint64_t> value_ranks(const Array& dictionary, std::vector<bool>& valid,
+                                    Allocator* allocator) {
   std::unique_ptr<SortColumn> column = make_column(dictionary, SortKey{}, allocator);
-  std::vector<uint64_t> rows;
+  ScratchVector<uint64_t> rows{StlAllocator<uint64_t>(allocator)};
   valid.assign(static_cast<size_t>(dictionary.length()), true);
   for (int64_t i = 0; i < dictionary.length(); ++i) {
     if (column->is_null(static_cast<uint64_t>(i))) {
@@ -409,9 +415,10 @@ std::vector<uint64_t> value_ranks(const Array& dictionary, std::vector<bool>& va
       rows.push_back(static_cast<uint64_t>(i));
     }
   }
-  std::vector<int64_t> run_starts;
+  ScratchVector<int64_t> run_starts{StlAllocator<int64_t>(allocator)};
   column->sort_values(rows.data(), static_cast<int64_t>(rows.size()), &run_starts);
-  std::vector<uint64_t> ranks(static_cast<size_t>(dictionary.length()), 0);
+  ScratchVector<uint64_t> ranks(static_cast<size_t>(dictionary.length()), 0,
+                                StlAllocator<uint64_t>(allocator));
   uint64_t rank = 0;
   size_t next_run = 0;
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -429,9 +436,9 @@ std::unique_ptr<SortColumn> make_dictionary_column(const Array& array, SortKey o
                                                    Allocator* allocator) {
   const DictionaryArray view(array);
   std::vector<bool> valid;
-  const std::vector<uint64_t> ranks = value_ranks(view.dictionary(), valid, allocator);
+  const ScratchVector<uint64_t> ranks = value_ranks(view.dictionary(), valid, allocator);
   const int64_t length = array.length();
-  std::vector<uint64_t> keys(static_cast<size_t>(length));
+  ScratchVector<uint64_t> keys(static_cast<size_t>(length), StlAllocator<uint64_t>(allocator));
   BooleanBuilder validity(allocator);
   bool any_null = false;
   const uint64_t flip = order.ascending ? 0 : ~uint64_t{0};
@@ -475,7 +482,7 @@ std::unique_ptr<ValueOrder> make_value_order(const Array& array, Allocator* allo
 /// otherwise. The ranks come from the flat sort, so NaN, -0.0 and byte order follow its rules.
 class LeafOrder final : public ValueOrder {
  public:
-  LeafOrder(const Array& array, Allocator* allocator) {
+  LeafOrder(const Array& array, Allocator* allocator) : keys_(StlAllocator<uint64_t>(allocator)) {
     std::vector<bool> valid;
     keys_ = value_ranks(array, valid, allocator);
     for (size_t i = 0; i < keys_.size(); ++i) {
@@ -487,7 +494,7 @@ class LeafOrder final : public ValueOrder {
   }
 
  private:
-  std::vector<uint64_t> keys_;
+  ScratchVector<uint64_t> keys_;
 };
 
 /// Struct and list levels: nulls come from the level's own validity bitmap.
@@ -654,14 +661,14 @@ std::unique_ptr<SortColumn> make_nested_column(const Array& array, SortKey order
     throw TypeError("sort_indices: cannot sort values of type " + array.type()->to_string());
   }
   const int64_t length = array.length();
-  std::vector<uint64_t> rows(static_cast<size_t>(length));
+  ScratchVector<uint64_t> rows(static_cast<size_t>(length), StlAllocator<uint64_t>(allocator));
   std::iota(rows.begin(), rows.end(), uint64_t{0});
   std::sort(rows.begin(), rows.end(), [&values](uint64_t a, uint64_t b) {
     const int order = values->compare(static_cast<int64_t>(a), static_cast<int64_t>(b));
     return order < 0 || (order == 0 && a < b);
   });
   const uint64_t flip = order.ascending ? 0 : ~uint64_t{0};
-  std::vector<uint64_t> keys(static_cast<size_t>(length));
+  ScratchVector<uint64_t> keys(static_cast<size_t>(length), StlAllocator<uint64_t>(allocator));
   uint64_t rank = 0;
   for (size_t i = 0; i < rows.size(); ++i) {
     if (i > 0 &&
@@ -678,34 +685,38 @@ std::unique_ptr<SortColumn> make_column(const Array& array, SortKey order, Alloc
   const ArrayData& data = *data_ptr;
   const TypeId id = array.type_id();
   if (has_number_key(id)) {
-    std::vector<uint64_t> keys;
+    ScratchVector<uint64_t> keys{StlAllocator<uint64_t>(allocator)};
     number_keys(data, !order.ascending, keys);
     return std::make_unique<NumberColumn>(data_ptr, order, std::move(keys));
   }
   switch (id) {
     case TypeId::kNull:
-      return std::make_unique<NumberColumn>(data_ptr, order, std::vector<uint64_t>());
+      return std::make_unique<NumberColumn>(
+          data_ptr, order, ScratchVector<uint64_t>(StlAllocator<uint64_t>(allocator)));
     case TypeId::kString:
     case TypeId::kBinary:
       return std::make_unique<ComparedColumn<StringSource<BinaryArray>>>(
-          data_ptr, order, StringSource<BinaryArray>{BinaryArray(array)});
+          data_ptr, order, StringSource<BinaryArray>{BinaryArray(array)}, allocator);
     case TypeId::kLargeString:
     case TypeId::kLargeBinary:
       return std::make_unique<ComparedColumn<StringSource<LargeBinaryArray>>>(
-          data_ptr, order, StringSource<LargeBinaryArray>{LargeBinaryArray(array)});
+          data_ptr, order, StringSource<LargeBinaryArray>{LargeBinaryArray(array)}, allocator);
     case TypeId::kStringView:
     case TypeId::kBinaryView:
       return std::make_unique<ComparedColumn<StringSource<BinaryViewArray>>>(
-          data_ptr, order, StringSource<BinaryViewArray>{BinaryViewArray(array)});
+          data_ptr, order, StringSource<BinaryViewArray>{BinaryViewArray(array)}, allocator);
     case TypeId::kFixedSizeBinary:
       return std::make_unique<ComparedColumn<StringSource<FixedSizeBinaryArray>>>(
-          data_ptr, order, StringSource<FixedSizeBinaryArray>{FixedSizeBinaryArray(array)});
+          data_ptr, order, StringSource<FixedSizeBinaryArray>{FixedSizeBinaryArray(array)},
+          allocator);
     case TypeId::kDecimal128:
       return std::make_unique<ComparedColumn<WideSource<2>>>(
-          data_ptr, order, WideSource<2>{data.buffers[1]->data_as<uint64_t>() + 2 * data.offset});
+          data_ptr, order, WideSource<2>{data.buffers[1]->data_as<uint64_t>() + 2 * data.offset},
+          allocator);
     case TypeId::kDecimal256:
       return std::make_unique<ComparedColumn<WideSource<4>>>(
-          data_ptr, order, WideSource<4>{data.buffers[1]->data_as<uint64_t>() + 4 * data.offset});
+          data_ptr, order, WideSource<4>{data.buffers[1]->data_as<uint64_t>() + 4 * data.offset},
+          allocator);
     case TypeId::kDictionary:
       return make_dictionary_column(array, order, allocator);
     case TypeId::kStruct:
@@ -720,7 +731,8 @@ std::unique_ptr<SortColumn> make_column(const Array& array, SortKey order, Alloc
     case TypeId::kRunEndEncoded: {
       // Expanded to one value per row: sorting reads every row's value anyway.
       const RunEndEncodedArray view(array);
-      std::vector<int64_t> physical(static_cast<size_t>(array.length()));
+      ScratchVector<int64_t> physical(static_cast<size_t>(array.length()),
+                                      StlAllocator<int64_t>(allocator));
       for (int64_t i = 0; i < array.length(); ++i) {
         physical[static_cast<size_t>(i)] = view.physical_index(i);
       }
@@ -737,14 +749,14 @@ std::unique_ptr<SortColumn> make_column(const Array& array, SortKey order, Alloc
 
 /// Sorts `count` rows (ascending row order) by columns[k], then ties by the following columns.
 void sort_rows(std::span<const std::unique_ptr<SortColumn>> columns, size_t k, uint64_t* rows,
-               int64_t count) {
+               int64_t count, Allocator* allocator) {
   SortColumn& column = *columns[k];
   const bool more = k + 1 < columns.size();
   int64_t null_count = 0;
   uint64_t* values = rows;
   uint64_t* nulls = rows;
   if (column.has_nulls()) {
-    std::vector<uint64_t> null_rows;
+    ScratchVector<uint64_t> null_rows{StlAllocator<uint64_t>(allocator)};
     int64_t kept = 0;
     for (int64_t i = 0; i < count; ++i) {
       if (column.is_null(rows[i])) {
@@ -764,19 +776,19 @@ void sort_rows(std::span<const std::unique_ptr<SortColumn>> columns, size_t k, u
     }
   }
   const int64_t value_count = count - null_count;
-  std::vector<int64_t> run_starts;
+  ScratchVector<int64_t> run_starts{StlAllocator<int64_t>(allocator)};
   column.sort_values(values, value_count, more ? &run_starts : nullptr);
   if (!more) {
     return;
   }
   if (null_count > 1) {
-    sort_rows(columns, k + 1, nulls, null_count);
+    sort_rows(columns, k + 1, nulls, null_count, allocator);
   }
   int64_t start = 0;
   run_starts.push_back(value_count);
   for (const int64_t end : run_starts) {
     if (end - start > 1) {
-      sort_rows(columns, k + 1, values + start, end - start);
+      sort_rows(columns, k + 1, values + start, end - start, allocator);
     }
     start = end;
   }
@@ -825,7 +837,7 @@ Array sort_indices(std::span<const Array> keys, std::span<const SortKey> order,
   for (int64_t i = 0; i < length; ++i) {
     rows[i] = static_cast<uint64_t>(i);
   }
-  sort_rows(columns, 0, rows, length);
+  sort_rows(columns, 0, rows, length, allocator);
   return Array(std::make_shared<ArrayData>(
       uint64(), length, std::vector<std::shared_ptr<Buffer>>{nullptr, buffer.finish()}, 0));
 }
@@ -846,14 +858,14 @@ Array top_n(std::span<const Array> keys, std::span<const SortKey> order, int64_t
   // Candidates: the rows the first key puts among the first n, with every row tying with the
   // n-th; only they are sorted by all keys.
   SortColumn& first = *columns[0];
-  std::vector<uint64_t> null_rows;
-  std::vector<uint64_t> value_rows;
+  ScratchVector<uint64_t> null_rows{StlAllocator<uint64_t>(allocator)};
+  ScratchVector<uint64_t> value_rows{StlAllocator<uint64_t>(allocator)};
   for (int64_t i = 0; i < length; ++i) {
     (first.is_null(static_cast<uint64_t>(i)) ? null_rows : value_rows)
         .push_back(static_cast<uint64_t>(i));
   }
   const auto null_count = static_cast<int64_t>(null_rows.size());
-  std::vector<uint64_t> candidates;
+  ScratchVector<uint64_t> candidates{StlAllocator<uint64_t>(allocator)};
   int64_t wanted_values = n;
   if (first.nulls_first()) {
     candidates = null_rows;
@@ -870,7 +882,7 @@ Array top_n(std::span<const Array> keys, std::span<const SortKey> order, int64_t
     }
   }
   std::sort(candidates.begin(), candidates.end());
-  sort_rows(columns, 0, candidates.data(), static_cast<int64_t>(candidates.size()));
+  sort_rows(columns, 0, candidates.data(), static_cast<int64_t>(candidates.size()), allocator);
   return indices_array(candidates.data(), std::min<int64_t>(n, std::ssize(candidates)), allocator);
 }
 

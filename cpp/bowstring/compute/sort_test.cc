@@ -431,3 +431,43 @@ TEST(SortNested, ManyKeysAndTopN) {
 
 }  // namespace
 }  // namespace bowstring::compute
+
+namespace bowstring::compute {
+namespace {
+
+TEST(SortIndices, ScratchSpaceComesFromTheCallersAllocator) {
+  // Keys, entries and row lists are drawn from the allocator the caller passes, so that a
+  // budget bounds the whole sort and the checked allocator sees every byte returned.
+  std::vector<std::optional<int64_t>> values;
+  std::vector<std::optional<std::string>> texts;
+  for (int64_t i = 0; i < 5000; ++i) {
+    values.push_back(i % 7 == 0 ? std::nullopt : std::optional<int64_t>((i * 7919) % 1000));
+    std::string text = "k";
+    text += std::to_string((i * 31) % 97);
+    texts.push_back(text);
+  }
+  const Array numbers = bowstring::testing::int64s(values);
+  const Array words = bowstring::testing::strings(texts);
+  const std::vector<Array> keys{numbers, words};
+  const std::vector<SortKey> order{SortKey{}, SortKey{false, std::nullopt}};
+
+  CheckedAllocator checked(system_allocator());
+  const std::vector<uint64_t> expected = rows_of(sort_indices(keys, order));
+  {
+    const Array indices = sort_indices(keys, order, &checked);
+    EXPECT_EQ(rows_of(indices), expected);
+    // The result holds 8 bytes a row; keys and (key, row) entries needed at least 24 more.
+    EXPECT_GE(checked.stats().peak_bytes, 32 * 5000);
+    const Array first = top_n(keys, order, 10, &checked);
+    EXPECT_EQ(rows_of(first), std::vector<uint64_t>(expected.begin(), expected.begin() + 10));
+  }
+  EXPECT_EQ(checked.bytes_in_use(), 0);
+  EXPECT_TRUE(checked.leaks().empty());
+
+  BudgetedAllocator budget(system_allocator(), 12 * 5000, "sort budget");
+  EXPECT_THROW(static_cast<void>(sort_indices(keys, order, &budget)), OutOfMemory);
+  EXPECT_EQ(budget.bytes_in_use(), 0);
+}
+
+}  // namespace
+}  // namespace bowstring::compute

@@ -514,7 +514,16 @@ class RunReader final : public PythonRunReader {
 
   // Runs one partition through one worker; returns the worker's COMPLETE metrics.
   RunMetrics call_worker(int64_t index, const std::vector<RecordBatch>& batches) {
-    WorkerLease lease = pool_->acquire(abort_);
+    WorkerLease lease = [&] {
+      try {
+        return pool_->acquire(abort_);
+      } catch (const InvalidArgument& error) {
+        // The pool was shut down while this partition waited for a worker: the run lost its
+        // workers, whichever partition notices first.
+        throw WorkerFailure("partition " + std::to_string(index) +
+                            " could not get a Python worker: " + error.what());
+      }
+    }();
     ActiveCall active(*this, lease);
     Worker& worker = lease.worker();
     FrameSocket& socket = worker.socket();
