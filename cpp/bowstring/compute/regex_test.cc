@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "bowstring/compute/errors.h"
@@ -57,6 +58,32 @@ TEST(JavaRegexTest, TranslatesWhatRe2SpellsDifferently) {
   EXPECT_EQ(java_regex_to_re2("\\v", "rlike"), "[\\n\\x{0B}\\f\\r\\x{85}\\x{2028}\\x{2029}]");
   EXPECT_EQ(java_regex_to_re2("[\\h.]", "rlike"),
             "[ \\t\\x{A0}\\x{1680}\\x{180E}\\x{2000}-\\x{200A}\\x{202F}\\x{205F}\\x{3000}.]");
+}
+
+TEST(JavaRegexTest, LineTerminatorsAsJava) {
+  EXPECT_EQ(
+      java_regex_to_re2("a.b$", "rlike"),
+      "a[^\\n\\r\\x{85}\\x{2028}\\x{2029}]b(?:(\\r\\n|[\\n\\r\\x{85}\\x{2028}\\x{2029}])?\\z)");
+  EXPECT_EQ(java_regex_to_re2("(?d)^.(?s:.)", "rlike"), "^[^\\n](?s:(?s:.))");
+  // Checked against Spark 4.3.
+  const std::vector<std::tuple<std::string, std::string, int32_t>> counts{
+      {"a\rb", ".", 2},       {"a\u2028b\u0085c", ".", 3},
+      {"a\rb", "(?d).", 3},   {"a\nb", "(?s).", 3},
+      {"ab\n", "$", 2},       {"ab\n\n", "b$", 0},
+      {"ab\r\n", "\\Z", 2},   {"a\r\n", "(?m)$", 2},
+      {"a\r\nb", "(?m)^", 2}, {"a\n", "(?m)^", 1},
+      {"", "(?m)^", 0},       {"x\r\ny\rz\u2029w\n", "(?m)^(\\w)", 4},
+  };
+  for (const auto& [text, pattern, expected] : counts) {
+    SCOPED_TRACE(pattern);
+    expect_array(run("regexp_count", {strs({text}), str(pattern)}),
+                 make_array<int32_t>({expected}));
+  }
+  expect_array(run("rlike", {strs({"\u2028", "ab\u2028", "a\r\n"}), str("^$|b$|\\r$")}),
+               bools({true, true, false}));
+  expect_array(run("regexp_replace", {strs({"ab\r\n"}), str("$"), str("<$0>")}),
+               strs({"ab<>\r\n<>"}));
+  expect_array(run("regexp_extract", {strs({"ab\n"}), str("(b)$"), int_scalar(0)}), strs({"b"}));
 }
 
 TEST(JavaRegexTest, RejectsWhatRe2CannotDo) {
@@ -121,6 +148,110 @@ TEST(RegexpExtractTest, GroupsAndSparkCornerCases) {
               HasSubstr("[INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX] The value of parameter(s) "
                         "`idx` in `regexp_extract` is invalid: Expects group index between 0 and "
                         "1, but got 3."));
+}
+
+TEST(RegexpExtractTest, GroupIndexIsCheckedOnMatchingRowsOnly) {
+  // Checked against Spark 4.3: regexp_extract('xyz', 'b', 1) is '' while
+  // regexp_extract('abc', 'b', 1) fails; so does a negative index on a matching row.
+  expect_array(run("regexp_extract", {strs({"xyz", kNull, "zz"}), str("b"), int_scalar(1)}),
+               strs({"", kNull, ""}));
+  expect_array(run("regexp_extract", {strs({"xyz"}), str("(b)"), int_scalar(-1)}), strs({""}));
+  EXPECT_THAT(error_message<IllegalArgumentError>([&] {
+                run("regexp_extract", {strs({"xyz", "abc"}), str("b"), int_scalar(1)});
+              }),
+              HasSubstr("Expects group index between 0 and 0, but got 1."));
+  EXPECT_THAT(error_message<IllegalArgumentError>([&] {
+                run("regexp_extract", {strs({"abc"}), str("(b)"), int_scalar(-1)});
+              }),
+              HasSubstr("Expects group index between 0 and 1, but got -1."));
+}
+
+TEST(RegexpExtractAllTest, EveryMatchOfAGroup) {
+  // Checked against Spark 4.3.
+  const Array text = strs({"pad", "a1b22c333", "abc", kNull, "", "ab"});
+  expect_array(run("regexp_extract_all", {text.slice(1), str("(\\d+)")}),
+               string_lists({{{"1", "22", "333"}}, {{}}, std::nullopt, {{}}, {{}}}));
+  expect_array(run("regexp_extract_all", {text.slice(1, 1), str("(\\d)(\\d*)"), int_scalar(2)}),
+               string_lists({{{"", "2", "33"}}}));
+  expect_array(run("regexp_extract_all", {text.slice(1, 1), str("\\d+"), int_scalar(0)}),
+               string_lists({{{"1", "22", "333"}}}));
+  expect_array(run("regexp_extract_all", {text.slice(4), str("(a*)")}),
+               string_lists({{{""}}, {{"a", "", ""}}}));
+  expect_array(run("regexp_extract_all", {strs({"abab"}), str("(x)?b"), int_scalar(1)}),
+               string_lists({{{"", ""}}}));
+  expect_array(run("regexp_extract_all", {text.slice(0, 0), str("a")}), string_lists({}));
+  const Datum scalar = run("regexp_extract_all", {str("a1a2"), str("a(\\d)")});
+  ASSERT_TRUE(scalar.is_scalar());
+  EXPECT_TRUE(scalar.array().equals(string_lists({{{"1", "2"}}})));
+  // regexp_extract_all('xyz', '(b)', 2) is [], regexp_extract_all('abc', 'b', 1) fails.
+  expect_array(run("regexp_extract_all", {strs({"xyz"}), str("(b)"), int_scalar(2)}),
+               string_lists({{{}}}));
+  EXPECT_THAT(error_message<IllegalArgumentError>([&] {
+                run("regexp_extract_all", {strs({"xyz", "abc"}), str("b"), int_scalar(1)});
+              }),
+              HasSubstr("[INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX] The value of parameter(s) "
+                        "`idx` in `regexp_extract_all` is invalid: Expects group index between 0 "
+                        "and 0, but got 1."));
+}
+
+TEST(RegexpCountSubstrInstrTest, SparkAnswers) {
+  // Checked against Spark 4.3.
+  const Array text = strs({"pad", "abcabc", "abc", "", "aaa", kNull});
+  expect_array(run("regexp_count", {text.slice(1), str("b")}),
+               make_array<int32_t>({2, 1, 0, 0, kNull}));
+  expect_array(run("regexp_count", {text.slice(1), str("")}),
+               make_array<int32_t>({7, 4, 1, 4, kNull}));
+  expect_array(run("regexp_count", {strs({"aaa"}), str("a*")}), make_array<int32_t>({2}));
+  expect_array(run("regexp_substr", {strs({"abc123def456", "abc", kNull}), str("\\d+")}),
+               strs({"123", kNull, kNull}));
+  expect_array(run("regexp_substr", {strs({"abc", "aaa"}), str("a*")}), strs({"a", "aaa"}));
+  expect_array(run("regexp_substr", {strs({"abc"}), str("")}), strs({kNull}));
+  expect_array(
+      run("regexp_instr", {strs({"abc123def", "abc", kNull, "日本語x", "😀x"}), str("\\d+|x")}),
+      make_array<int32_t>({4, 0, kNull, 4, 2}));
+  // The group index does not change Spark's answer: regexp_instr('abc123', '(\d)(\d)', 2) is 4.
+  expect_array(run("regexp_instr", {strs({"abc123"}), str("(\\d)(\\d)"), int_scalar(2)}),
+               make_array<int32_t>({4}));
+  expect_array(run("regexp_instr", {strs({"abc"}), str("b"), int_scalar(-1)}),
+               make_array<int32_t>({2}));
+  expect_array(run("regexp_instr", {strs({"abc"}), str("")}), make_array<int32_t>({1}));
+  EXPECT_THAT(error_message<IllegalArgumentError>([&] {
+                run("regexp_instr", {strs({"abc"}), str("(b")});
+              }),
+              HasSubstr("[INVALID_PARAMETER_VALUE.PATTERN] The value of parameter(s) `regexp` "
+                        "in `regexp_instr` is invalid: '(b'"));
+  const Datum scalar = run("regexp_count", {str("banana"), str("an")});
+  ASSERT_TRUE(scalar.is_scalar());
+  EXPECT_TRUE(scalar.array().equals(make_array<int32_t>({2})));
+}
+
+TEST(RegexpTest, MalformedUtf8IsMatchedAsSparkReadsIt) {
+  // Checked against Spark 4.3: the text is decoded with U+FFFD for malformed bytes first.
+  const Array text =
+      strs({"A\xFF"
+            "B",
+            "\xFF", "ok", kNull});
+  expect_array(run("regexp_replace", {text, str("B"), str("x")}),
+               strs({"A\uFFFDx", "\uFFFD", "ok", kNull}));
+  expect_array(run("rlike", {text, str("^.$")}), bools({false, true, false, kNull}));
+  expect_array(run("regexp_extract_all", {strs({"\xE2"
+                                                "AB"}),
+                                          str("(.)"), int_scalar(1)}),
+               string_lists({{{"\uFFFD", "A", "B"}}}));
+  expect_array(run("split", {strs({"\xE2"
+                                   "AB"}),
+                             str("A")}),
+               string_lists({{{"\uFFFD", "B"}}}));
+  // cast(X'E2' AS STRING) LIKE '_' is true in Spark 4.3 (one U+FFFD).
+  expect_array(run("like", {strs({"\xE2",
+                                  "\xE2\x82"
+                                  "A"}),
+                            str("_")}),
+               bools({true, false}));
+  expect_array(run("like", {strs({"\xE2\x82"
+                                  "A"}),
+                            str("__")}),
+               bools({true}));
 }
 
 TEST(RegexpReplaceTest, JavaReplacementSyntaxAndEmptyMatches) {
