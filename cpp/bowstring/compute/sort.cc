@@ -511,13 +511,24 @@ void sort_by_key(ScratchVector<NumberEntry>& entries) {
 }
 
 /// Gives each of `rows` its ordinal (1 + dense rank) in `ordinals`, rows compared as sequences:
-/// `key_at(row, position)` is the key of the row's element at `position` (at least 1), or 0 once
-/// the row's sequence has ended, so that a sequence sorts before its extensions. Rows are sorted
-/// by the keys at position 0, then each group of equal keys by position 1, and so on (MSD), so a
-/// position is read only for rows still tied there.
+/// `key_at(row, position)` is the key of the row's element at `position` (1 to `max_key`), or 0
+/// once the row's sequence has ended, so that a sequence sorts before its extensions. Rows are
+/// sorted by the keys at the first positions, then each group of equal keys by the next ones, and
+/// so on (MSD), so a position is read only for rows still tied there. As many positions as fit
+/// are packed into one 64-bit sort key: small element ranks take one pass for several positions.
 template <typename KeyAt>
-void rank_sequences(ScratchVector<uint64_t>& rows, KeyAt key_at, ScratchVector<uint64_t>& ordinals,
-                    Allocator* allocator) {
+void rank_sequences(ScratchVector<uint64_t>& rows, KeyAt key_at, uint64_t max_key,
+                    ScratchVector<uint64_t>& ordinals, Allocator* allocator) {
+  const int bits = std::bit_width(max_key);
+  const int64_t positions_per_key = bits > 32 ? 1 : 64 / bits;
+  const uint64_t last_position_mask = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  auto packed_key = [&key_at, bits, positions_per_key](uint64_t row, int64_t position) {
+    uint64_t key = key_at(row, position);
+    for (int64_t j = 1; j < positions_per_key; ++j) {
+      key = (key << bits) | key_at(row, position + j);
+    }
+    return key;
+  };
   struct Group {
     size_t begin;
     size_t end;
@@ -545,7 +556,7 @@ void rank_sequences(ScratchVector<uint64_t>& rows, KeyAt key_at, ScratchVector<u
     entries.resize(count);
     for (size_t i = 0; i < count; ++i) {
       const uint64_t row = rows[group.begin + i];
-      entries[i] = {key_at(row, group.position), row};
+      entries[i] = {packed_key(row, group.position), row};
     }
     sort_by_key(entries);
     runs.clear();
@@ -553,8 +564,10 @@ void rank_sequences(ScratchVector<uint64_t>& rows, KeyAt key_at, ScratchVector<u
     for (size_t i = 0; i < count; ++i) {
       rows[group.begin + i] = entries[i].row;
       if (i + 1 == count || entries[i + 1].key != entries[i].key) {
-        // Rows whose sequences ended together are equal.
-        const int64_t next = entries[i].key == 0 ? -1 : group.position + 1;
+        // Rows whose sequences ended together are equal (a sequence that ended has only 0 keys
+        // after, so the last position packed tells).
+        const int64_t next =
+            (entries[i].key & last_position_mask) == 0 ? -1 : group.position + positions_per_key;
         runs.push_back({group.begin + start, group.begin + i + 1, next});
         start = i + 1;
       }
@@ -577,6 +590,16 @@ ScratchVector<uint64_t> valid_rows(const ArrayData& data, Allocator* allocator) 
   return rows;
 }
 
+uint64_t max_ordinal(std::span<const ScratchVector<uint64_t>> ordinals) {
+  uint64_t largest = 0;
+  for (const ScratchVector<uint64_t>& values : ordinals) {
+    for (const uint64_t value : values) {
+      largest = std::max(largest, value);
+    }
+  }
+  return largest;
+}
+
 /// Structs compare field by field, each field in its ascending order.
 ScratchVector<uint64_t> struct_ordinals(const Array& array, Allocator* allocator) {
   const StructArray view(array);
@@ -593,7 +616,7 @@ ScratchVector<uint64_t> struct_ordinals(const Array& array, Allocator* allocator
       [&fields, field_count](uint64_t row, int64_t position) {
         return position < field_count ? fields[static_cast<size_t>(position)][row] + 1 : 0;
       },
-      ordinals, allocator);
+      max_ordinal(fields) + 1, ordinals, allocator);
   return ordinals;
 }
 
@@ -613,7 +636,8 @@ ScratchVector<uint64_t> list_ordinals(const Array& array, Spans spans, const Arr
                    ? element_ordinals[static_cast<size_t>(spans.start(list) + position)] + 1
                    : 0;
       },
-      ordinals, allocator);
+      max_ordinal(std::span<const ScratchVector<uint64_t>>(&element_ordinals, 1)) + 1, ordinals,
+      allocator);
   return ordinals;
 }
 
