@@ -679,5 +679,38 @@ TEST(SortIndices, ScratchSpaceComesFromTheCallersAllocator) {
   EXPECT_EQ(budget.bytes_in_use(), 0);
 }
 
+TEST(SortNested, ScratchSpaceComesFromTheCallersAllocator) {
+  // Ordinals of fields and elements, row lists and entries of nested keys are drawn from the
+  // caller's allocator too.
+  using Int64Lists = std::vector<std::optional<std::vector<std::optional<int64_t>>>>;
+  Int64Lists lists;
+  std::vector<std::optional<int64_t>> numbers;
+  for (int64_t i = 0; i < 3000; ++i) {
+    lists.push_back(i % 11 == 0 ? std::nullopt
+                                : std::optional<std::vector<std::optional<int64_t>>>(
+                                      {i % 3, (i * 7) % 5, std::nullopt}));
+    numbers.push_back(i % 13 == 0 ? std::nullopt : std::optional<int64_t>((i * 31) % 17));
+  }
+  const Array list_key = bowstring::testing::make_list_array<int64_t>(list(int64()), lists);
+  const Array struct_key = make_struct_array({{"l", list_key}, {"n", int64s(numbers)}});
+  for (const Array& key : {list_key, struct_key}) {
+    const std::vector<uint64_t> expected = sorted(key, kDescending);
+    CheckedAllocator checked(system_allocator());
+    {
+      EXPECT_EQ(rows_of(sort_indices(key, kDescending, &checked)), expected);
+      const std::vector<Array> keys{key};
+      const std::vector<SortKey> order{kDescending};
+      EXPECT_EQ(rows_of(top_n(keys, order, 4, &checked)),
+                std::vector<uint64_t>(expected.begin(), expected.begin() + 4));
+      EXPECT_GE(checked.stats().peak_bytes, 32 * 3000);
+    }
+    EXPECT_EQ(checked.bytes_in_use(), 0);
+    EXPECT_TRUE(checked.leaks().empty());
+    BudgetedAllocator budget(system_allocator(), 16 * 3000, "sort budget");
+    EXPECT_THROW(static_cast<void>(sort_indices(key, kDescending, &budget)), OutOfMemory);
+    EXPECT_EQ(budget.bytes_in_use(), 0);
+  }
+}
+
 }  // namespace
 }  // namespace bowstring::compute
