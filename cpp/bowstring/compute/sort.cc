@@ -202,6 +202,10 @@ class SortColumn {
 
   bool has_nulls() const { return has_nulls_; }
   bool nulls_first() const { return nulls_first_; }
+  /// How many of the columns after this one order only its non-null rows (a struct's fields);
+  /// its null rows are ordered by the columns after those.
+  size_t null_skip() const { return null_skip_; }
+  void set_null_skip(size_t count) { null_skip_ = count; }
   bool is_null(uint64_t row) const {
     return all_null_ ||
            (validity_ != nullptr &&
@@ -225,6 +229,7 @@ class SortColumn {
   ArrayDataPtr data_;
   bool all_null_ = false;
   bool has_nulls_ = false;
+  size_t null_skip_ = 0;
   const uint8_t* validity_ = nullptr;
   int64_t validity_offset_ = 0;
 };
@@ -277,6 +282,15 @@ class NumberColumn final : public SortColumn {
 
  private:
   ScratchVector<uint64_t> keys_;
+};
+
+/// A struct key's own nulls: its non-null rows all tie here; the columns of its fields follow.
+class ValidityColumn final : public SortColumn {
+ public:
+  using SortColumn::SortColumn;
+
+  void sort_values(uint64_t*, int64_t, ScratchVector<int64_t>*) override {}
+  int64_t select_first(uint64_t*, int64_t count, int64_t) override { return count; }
 };
 
 /// Entries of columns compared by a value type other than one number.
@@ -463,85 +477,6 @@ std::unique_ptr<SortColumn> make_dictionary_column(const Array& array, SortKey o
 
 // --- nested keys -------------------------------------------------------------------------------
 
-inline int three_way(uint64_t a, uint64_t b) { return a < b ? -1 : (a > b ? 1 : 0); }
-
-/// Compares two values of one array (indices relative to the array's window) in Spark's
-/// ascending order, where a null is smaller than every value. A nested key is compared through a
-/// tree of these: one per struct or list level, and ranks at the leaves.
-class ValueOrder {
- public:
-  virtual ~ValueOrder() = default;
-  /// Negative, zero or positive as value `a` sorts before, with or after value `b`.
-  virtual int compare(int64_t a, int64_t b) const = 0;
-};
-
-std::unique_ptr<ValueOrder> make_value_order(const Array& array, Allocator* allocator);
-
-/// A flat array (or one Spark orders through its values: dictionary, run-end encoded,
-/// extension) as one number per value: 0 for null, 1 + its rank among the distinct values
-/// otherwise. The ranks come from the flat sort, so NaN, -0.0 and byte order follow its rules.
-class LeafOrder final : public ValueOrder {
- public:
-  LeafOrder(const Array& array, Allocator* allocator) : keys_(StlAllocator<uint64_t>(allocator)) {
-    std::vector<bool> valid;
-    keys_ = value_ranks(array, valid, allocator);
-    for (size_t i = 0; i < keys_.size(); ++i) {
-      keys_[i] = valid[i] ? keys_[i] + 1 : 0;
-    }
-  }
-  int compare(int64_t a, int64_t b) const override {
-    return three_way(keys_[static_cast<size_t>(a)], keys_[static_cast<size_t>(b)]);
-  }
-
- private:
-  ScratchVector<uint64_t> keys_;
-};
-
-/// Struct and list levels: nulls come from the level's own validity bitmap.
-class NestedOrder : public ValueOrder {
- public:
-  explicit NestedOrder(const Array& array) : data_(array.data()) {}
-  int compare(int64_t a, int64_t b) const final {
-    const bool null_a = data_->is_null_in_bitmap(a);
-    const bool null_b = data_->is_null_in_bitmap(b);
-    if (null_a || null_b) {
-      return static_cast<int>(null_b) - static_cast<int>(null_a);
-    }
-    return compare_values(a, b);
-  }
-
- protected:
-  virtual int compare_values(int64_t a, int64_t b) const = 0;
-
- private:
-  ArrayDataPtr data_;
-};
-
-/// Structs compare field by field, each field in its ascending order.
-class StructOrder final : public NestedOrder {
- public:
-  StructOrder(const Array& array, Allocator* allocator) : NestedOrder(array) {
-    const StructArray view(array);
-    for (int i = 0; i < view.num_fields(); ++i) {
-      fields_.push_back(make_value_order(view.field(i), allocator));
-    }
-  }
-
- protected:
-  int compare_values(int64_t a, int64_t b) const override {
-    for (const auto& field : fields_) {
-      const int order = field->compare(a, b);
-      if (order != 0) {
-        return order;
-      }
-    }
-    return 0;
-  }
-
- private:
-  std::vector<std::unique_ptr<ValueOrder>> fields_;
-};
-
 /// Where the elements of list `i` sit in the child array, for each list layout.
 template <typename Offset>
 struct ListSpans {
@@ -565,33 +500,146 @@ struct FixedSizeSpans {
   int64_t length(int64_t) const { return size; }
 };
 
-/// Lists compare element by element; when one is a prefix of the other the shorter comes first.
-template <typename Spans>
-class ListOrder final : public NestedOrder {
- public:
-  ListOrder(const Array& array, Spans spans, const Array& elements, Allocator* allocator)
-      : NestedOrder(array), spans_(spans), elements_(make_value_order(elements, allocator)) {}
+/// Sorts entries by key only (ties in any order): radix for large inputs.
+void sort_by_key(ScratchVector<NumberEntry>& entries) {
+  if (entries.size() > 256) {
+    radix_sort(entries);
+  } else {
+    std::sort(entries.begin(), entries.end(),
+              [](const NumberEntry& a, const NumberEntry& b) { return a.key < b.key; });
+  }
+}
 
- protected:
-  int compare_values(int64_t a, int64_t b) const override {
-    const int64_t start_a = spans_.start(a);
-    const int64_t start_b = spans_.start(b);
-    const int64_t length_a = spans_.length(a);
-    const int64_t length_b = spans_.length(b);
-    const int64_t common = std::min(length_a, length_b);
-    for (int64_t k = 0; k < common; ++k) {
-      const int order = elements_->compare(start_a + k, start_b + k);
-      if (order != 0) {
-        return order;
+/// Gives each of `rows` its ordinal (1 + dense rank) in `ordinals`, rows compared as sequences:
+/// `key_at(row, position)` is the key of the row's element at `position` (1 to `max_key`), or 0
+/// once the row's sequence has ended, so that a sequence sorts before its extensions. Rows are
+/// sorted by the keys at the first positions, then each group of equal keys by the next ones, and
+/// so on (MSD), so a position is read only for rows still tied there. As many positions as fit
+/// are packed into one 64-bit sort key: small element ranks take one pass for several positions.
+template <typename KeyAt>
+void rank_sequences(ScratchVector<uint64_t>& rows, KeyAt key_at, uint64_t max_key,
+                    ScratchVector<uint64_t>& ordinals, Allocator* allocator) {
+  const int bits = std::bit_width(max_key);
+  const int64_t positions_per_key = bits > 32 ? 1 : 64 / bits;
+  const uint64_t last_position_mask = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  auto packed_key = [&key_at, bits, positions_per_key](uint64_t row, int64_t position) {
+    uint64_t key = key_at(row, position);
+    for (int64_t j = 1; j < positions_per_key; ++j) {
+      key = (key << bits) | key_at(row, position + j);
+    }
+    return key;
+  };
+  struct Group {
+    size_t begin;
+    size_t end;
+    int64_t position;  // negative: every row of the group is equal
+  };
+  ScratchVector<Group> pending{StlAllocator<Group>(allocator)};
+  ScratchVector<NumberEntry> entries{StlAllocator<NumberEntry>(allocator)};
+  ScratchVector<Group> runs{StlAllocator<Group>(allocator)};
+  if (!rows.empty()) {
+    pending.push_back({0, rows.size(), 0});
+  }
+  uint64_t next_ordinal = 1;
+  // Groups are taken from the back: subgroups are pushed last first, so ordinals go in order.
+  while (!pending.empty()) {
+    const Group group = pending.back();
+    pending.pop_back();
+    const size_t count = group.end - group.begin;
+    if (group.position < 0 || count == 1) {
+      for (size_t i = group.begin; i < group.end; ++i) {
+        ordinals[rows[i]] = next_ordinal;
+      }
+      ++next_ordinal;
+      continue;
+    }
+    entries.resize(count);
+    for (size_t i = 0; i < count; ++i) {
+      const uint64_t row = rows[group.begin + i];
+      entries[i] = {packed_key(row, group.position), row};
+    }
+    sort_by_key(entries);
+    runs.clear();
+    size_t start = 0;
+    for (size_t i = 0; i < count; ++i) {
+      rows[group.begin + i] = entries[i].row;
+      if (i + 1 == count || entries[i + 1].key != entries[i].key) {
+        // Rows whose sequences ended together are equal (a sequence that ended has only 0 keys
+        // after, so the last position packed tells).
+        const int64_t next =
+            (entries[i].key & last_position_mask) == 0 ? -1 : group.position + positions_per_key;
+        runs.push_back({group.begin + start, group.begin + i + 1, next});
+        start = i + 1;
       }
     }
-    return three_way(static_cast<uint64_t>(length_a), static_cast<uint64_t>(length_b));
+    pending.insert(pending.end(), runs.rbegin(), runs.rend());
   }
+}
 
- private:
-  Spans spans_;
-  std::unique_ptr<ValueOrder> elements_;
-};
+ScratchVector<uint64_t> ordinal_keys(const Array& array, Allocator* allocator);
+
+/// The rows of `array` whose own validity bit is set.
+ScratchVector<uint64_t> valid_rows(const ArrayData& data, Allocator* allocator) {
+  ScratchVector<uint64_t> rows{StlAllocator<uint64_t>(allocator)};
+  rows.reserve(static_cast<size_t>(data.length));
+  for (int64_t i = 0; i < data.length; ++i) {
+    if (!data.is_null_in_bitmap(i)) {
+      rows.push_back(static_cast<uint64_t>(i));
+    }
+  }
+  return rows;
+}
+
+uint64_t max_ordinal(std::span<const ScratchVector<uint64_t>> ordinals) {
+  uint64_t largest = 0;
+  for (const ScratchVector<uint64_t>& values : ordinals) {
+    for (const uint64_t value : values) {
+      largest = std::max(largest, value);
+    }
+  }
+  return largest;
+}
+
+/// Structs compare field by field, each field in its ascending order.
+ScratchVector<uint64_t> struct_ordinals(const Array& array, Allocator* allocator) {
+  const StructArray view(array);
+  std::vector<ScratchVector<uint64_t>> fields;
+  for (int i = 0; i < view.num_fields(); ++i) {
+    fields.push_back(ordinal_keys(view.field(i), allocator));
+  }
+  const auto field_count = static_cast<int64_t>(fields.size());
+  ScratchVector<uint64_t> ordinals(static_cast<size_t>(array.length()), 0,
+                                   StlAllocator<uint64_t>(allocator));
+  ScratchVector<uint64_t> rows = valid_rows(*array.data(), allocator);
+  rank_sequences(
+      rows,
+      [&fields, field_count](uint64_t row, int64_t position) {
+        return position < field_count ? fields[static_cast<size_t>(position)][row] + 1 : 0;
+      },
+      max_ordinal(fields) + 1, ordinals, allocator);
+  return ordinals;
+}
+
+/// Lists compare element by element; when one is a prefix of the other the shorter comes first.
+template <typename Spans>
+ScratchVector<uint64_t> list_ordinals(const Array& array, Spans spans, const Array& elements,
+                                      Allocator* allocator) {
+  const ScratchVector<uint64_t> element_ordinals = ordinal_keys(elements, allocator);
+  ScratchVector<uint64_t> ordinals(static_cast<size_t>(array.length()), 0,
+                                   StlAllocator<uint64_t>(allocator));
+  ScratchVector<uint64_t> rows = valid_rows(*array.data(), allocator);
+  rank_sequences(
+      rows,
+      [&element_ordinals, spans](uint64_t row, int64_t position) {
+        const auto list = static_cast<int64_t>(row);
+        return position < spans.length(list)
+                   ? element_ordinals[static_cast<size_t>(spans.start(list) + position)] + 1
+                   : 0;
+      },
+      max_ordinal(std::span<const ScratchVector<uint64_t>>(&element_ordinals, 1)) + 1, ordinals,
+      allocator);
+  return ordinals;
+}
 
 bool is_nested_orderable(TypeId id) {
   switch (id) {
@@ -607,30 +655,32 @@ bool is_nested_orderable(TypeId id) {
   }
 }
 
-std::unique_ptr<ValueOrder> make_value_order(const Array& array, Allocator* allocator) {
+/// Every value of `array` as a number in Spark's ascending order, where a null is smaller than
+/// every value: 0 for null, 1 + its rank among the distinct values otherwise. Flat values take
+/// their ranks from the flat sort, so NaN, -0.0 and byte order follow its rules.
+ScratchVector<uint64_t> ordinal_keys(const Array& array, Allocator* allocator) {
   const ArrayData& data = *array.data();
   switch (array.type_id()) {
     case TypeId::kStruct:
-      return std::make_unique<StructOrder>(array, allocator);
+      return struct_ordinals(array, allocator);
     case TypeId::kList:
-      return std::make_unique<ListOrder<ListSpans<int32_t>>>(
-          array, ListSpans<int32_t>{data.values<int32_t>(1)}, ListArray(array).values(), allocator);
+      return list_ordinals(array, ListSpans<int32_t>{data.values<int32_t>(1)},
+                           ListArray(array).values(), allocator);
     case TypeId::kLargeList:
-      return std::make_unique<ListOrder<ListSpans<int64_t>>>(
-          array, ListSpans<int64_t>{data.values<int64_t>(1)}, LargeListArray(array).values(),
-          allocator);
+      return list_ordinals(array, ListSpans<int64_t>{data.values<int64_t>(1)},
+                           LargeListArray(array).values(), allocator);
     case TypeId::kListView:
-      return std::make_unique<ListOrder<ListViewSpans<int32_t>>>(
-          array, ListViewSpans<int32_t>{data.values<int32_t>(1), data.values<int32_t>(2)},
-          ListViewArray(array).values(), allocator);
+      return list_ordinals(array,
+                           ListViewSpans<int32_t>{data.values<int32_t>(1), data.values<int32_t>(2)},
+                           ListViewArray(array).values(), allocator);
     case TypeId::kLargeListView:
-      return std::make_unique<ListOrder<ListViewSpans<int64_t>>>(
-          array, ListViewSpans<int64_t>{data.values<int64_t>(1), data.values<int64_t>(2)},
-          LargeListViewArray(array).values(), allocator);
+      return list_ordinals(array,
+                           ListViewSpans<int64_t>{data.values<int64_t>(1), data.values<int64_t>(2)},
+                           LargeListViewArray(array).values(), allocator);
     case TypeId::kFixedSizeList: {
       const FixedSizeListArray view(array);
-      return std::make_unique<ListOrder<FixedSizeSpans>>(
-          array, FixedSizeSpans{data.offset, view.list_size()}, view.values(), allocator);
+      return list_ordinals(array, FixedSizeSpans{data.offset, view.list_size()}, view.values(),
+                           allocator);
     }
     case TypeId::kMap:
       // Spark cannot order maps, not even inside a struct or an array.
@@ -638,44 +688,37 @@ std::unique_ptr<ValueOrder> make_value_order(const Array& array, Allocator* allo
     case TypeId::kExtension: {
       const Array storage = ExtensionArray(array).storage();
       if (is_nested_orderable(storage.type_id())) {
-        return make_value_order(storage, allocator);
+        return ordinal_keys(storage, allocator);
       }
-      return std::make_unique<LeafOrder>(array, allocator);
+      break;
     }
     default:
-      return std::make_unique<LeafOrder>(array, allocator);
+      break;
   }
+  std::vector<bool> valid;
+  ScratchVector<uint64_t> ordinals = value_ranks(array, valid, allocator);
+  for (size_t i = 0; i < ordinals.size(); ++i) {
+    ordinals[i] = valid[i] ? ordinals[i] + 1 : 0;
+  }
+  return ordinals;
 }
 
-/// A struct or list key as a number column: rows are sorted once with the comparator tree and
-/// each gets the rank of its value. Descending complements the ranks, which reverses the whole
-/// comparison, nulls inside the values included, as Spark's descending order does; only the
-/// key's own nulls follow `nulls_first`.
+/// A struct or list key as a number column of its values' ordinals. Descending complements
+/// them, which reverses the whole comparison, nulls inside the values included, as Spark's
+/// descending order does; only the key's own nulls follow `nulls_first`.
 std::unique_ptr<SortColumn> make_nested_column(const Array& array, SortKey order,
                                                Allocator* allocator) {
-  std::unique_ptr<ValueOrder> values;
+  ScratchVector<uint64_t> keys{StlAllocator<uint64_t>(allocator)};
   try {
-    values = make_value_order(array, allocator);
+    keys = ordinal_keys(array, allocator);
   } catch (const TypeError&) {
     // Name the key's whole type, not only the part that cannot be ordered.
     throw TypeError("sort_indices: cannot sort values of type " + array.type()->to_string());
   }
-  const int64_t length = array.length();
-  ScratchVector<uint64_t> rows(static_cast<size_t>(length), StlAllocator<uint64_t>(allocator));
-  std::iota(rows.begin(), rows.end(), uint64_t{0});
-  std::sort(rows.begin(), rows.end(), [&values](uint64_t a, uint64_t b) {
-    const int order = values->compare(static_cast<int64_t>(a), static_cast<int64_t>(b));
-    return order < 0 || (order == 0 && a < b);
-  });
-  const uint64_t flip = order.ascending ? 0 : ~uint64_t{0};
-  ScratchVector<uint64_t> keys(static_cast<size_t>(length), StlAllocator<uint64_t>(allocator));
-  uint64_t rank = 0;
-  for (size_t i = 0; i < rows.size(); ++i) {
-    if (i > 0 &&
-        values->compare(static_cast<int64_t>(rows[i - 1]), static_cast<int64_t>(rows[i])) != 0) {
-      ++rank;
+  if (!order.ascending) {
+    for (uint64_t& key : keys) {
+      key = ~key;
     }
-    keys[rows[i]] = rank ^ flip;
   }
   return std::make_unique<NumberColumn>(array.data(), order, std::move(keys));
 }
@@ -781,8 +824,9 @@ void sort_rows(std::span<const std::unique_ptr<SortColumn>> columns, size_t k, u
   if (!more) {
     return;
   }
-  if (null_count > 1) {
-    sort_rows(columns, k + 1, nulls, null_count, allocator);
+  const size_t after_nulls = k + 1 + column.null_skip();
+  if (null_count > 1 && after_nulls < columns.size()) {
+    sort_rows(columns, after_nulls, nulls, null_count, allocator);
   }
   int64_t start = 0;
   run_starts.push_back(value_count);
@@ -791,6 +835,37 @@ void sort_rows(std::span<const std::unique_ptr<SortColumn>> columns, size_t k, u
       sort_rows(columns, k + 1, values + start, end - start, allocator);
     }
     start = end;
+  }
+}
+
+/// Appends the columns of one key. A struct key becomes a column of its own nulls (when it has
+/// any) and the columns of its fields, each ascending or descending with the key and with its
+/// nulls smallest, so that a struct sorts as a multi-key sort, with runs of ties passed on from
+/// field to field; structs in structs expand the same way.
+void append_columns(const Array& array, SortKey order, Allocator* allocator,
+                    std::vector<std::unique_ptr<SortColumn>>& columns) {
+  if (array.type_id() == TypeId::kExtension) {
+    const Array storage = ExtensionArray(array).storage();
+    if (storage.type_id() == TypeId::kStruct) {
+      return append_columns(storage, order, allocator, columns);
+    }
+  }
+  if (array.type_id() != TypeId::kStruct) {
+    columns.push_back(make_column(array, order, allocator));
+    return;
+  }
+  const StructArray view(array);
+  auto validity = std::make_unique<ValidityColumn>(array.data(), order, allocator);
+  const size_t validity_index = columns.size();
+  const bool keep_validity = validity->has_nulls() || view.num_fields() == 0;
+  if (keep_validity) {
+    columns.push_back(std::move(validity));
+  }
+  for (int i = 0; i < view.num_fields(); ++i) {
+    append_columns(view.field(i), SortKey{order.ascending, std::nullopt}, allocator, columns);
+  }
+  if (keep_validity) {
+    columns[validity_index]->set_null_skip(columns.size() - validity_index - 1);
   }
 }
 
@@ -811,7 +886,12 @@ std::vector<std::unique_ptr<SortColumn>> prepare(std::span<const Array> keys,
                             std::to_string(keys[k].length()) + " rows but key 0 has " +
                             std::to_string(keys[0].length()));
     }
-    columns.push_back(make_column(keys[k], order[k], allocator));
+    try {
+      append_columns(keys[k], order[k], allocator, columns);
+    } catch (const TypeError&) {
+      // Name the key's whole type, not only the field that cannot be ordered.
+      throw TypeError("sort_indices: cannot sort values of type " + keys[k].type()->to_string());
+    }
   }
   return columns;
 }

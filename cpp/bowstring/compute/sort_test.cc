@@ -429,6 +429,216 @@ TEST(SortNested, ManyKeysAndTopN) {
   EXPECT_EQ(rows_of(top_n(flat_first, up_down, 2)), (Rows{0, 4}));
 }
 
+// --- nested keys against a reference --------------------------------------------------------
+
+/// A value of a nested key as the reference sees it: null, a number, or the fields of a struct
+/// or the elements of a list.
+struct Node {
+  bool null = false;
+  bool leaf = false;
+  double number = 0;
+  std::vector<Node> children;
+};
+
+/// Spark's ascending order: nulls smallest, NaN above every number, then field by field or
+/// element by element, a list before its extensions.
+int compare_nodes(const Node& a, const Node& b) {
+  if (a.null || b.null) {
+    return static_cast<int>(b.null) - static_cast<int>(a.null);
+  }
+  if (a.leaf) {
+    const bool nan_a = std::isnan(a.number);
+    const bool nan_b = std::isnan(b.number);
+    if (nan_a || nan_b) {
+      return static_cast<int>(nan_a) - static_cast<int>(nan_b);
+    }
+    return a.number < b.number ? -1 : (a.number > b.number ? 1 : 0);
+  }
+  const size_t common = std::min(a.children.size(), b.children.size());
+  for (size_t i = 0; i < common; ++i) {
+    const int order = compare_nodes(a.children[i], b.children[i]);
+    if (order != 0) {
+      return order;
+    }
+  }
+  return a.children.size() < b.children.size() ? -1
+                                               : (a.children.size() > b.children.size() ? 1 : 0);
+}
+
+Node leaf_node(std::optional<double> value) {
+  return value.has_value() ? Node{false, true, *value, {}} : Node{true, true, 0, {}};
+}
+
+/// Rows `offset` to `offset + length` of (key, tie) sorted by the reference, tie ascending.
+Rows reference_nested_sort(const std::vector<Node>& key, const std::vector<int64_t>& tie,
+                           SortKey order, size_t offset, size_t length) {
+  Rows rows(length);
+  std::iota(rows.begin(), rows.end(), 0);
+  auto compare_key = [&](uint64_t x, uint64_t y) {
+    const Node& a = key[offset + x];
+    const Node& b = key[offset + y];
+    if (a.null || b.null) {
+      if (a.null == b.null) {
+        return 0;
+      }
+      return a.null == order.nulls_go_first() ? -1 : 1;
+    }
+    const int raw = compare_nodes(a, b);
+    return order.ascending ? raw : -raw;
+  };
+  std::stable_sort(rows.begin(), rows.end(), [&](uint64_t x, uint64_t y) {
+    const int order_key = compare_key(x, y);
+    return order_key != 0 ? order_key < 0 : tie[offset + x] < tie[offset + y];
+  });
+  return rows;
+}
+
+/// Sorts (key, tie) whole and sliced, in every order, and takes the first rows, against the
+/// reference.
+void expect_nested_sorts_like_reference(const Array& key, const std::vector<Node>& nodes,
+                                        const std::vector<int64_t>& tie_values) {
+  const Array tie =
+      int64s(std::vector<std::optional<int64_t>>(tie_values.begin(), tie_values.end()));
+  const auto length = static_cast<size_t>(key.length());
+  std::vector<std::pair<size_t, size_t>> windows{{0, length}};
+  if (length > 20) {
+    windows.emplace_back(7, length - 13);
+  }
+  for (const SortKey order :
+       {kAscending, kDescending, SortKey{true, false}, SortKey{false, true}}) {
+    for (const auto& [offset, count] : windows) {
+      const Rows expected = reference_nested_sort(nodes, tie_values, order, offset, count);
+      const std::vector<Array> keys{
+          key.slice(static_cast<int64_t>(offset), static_cast<int64_t>(count)),
+          tie.slice(static_cast<int64_t>(offset), static_cast<int64_t>(count))};
+      const std::vector<SortKey> orders{order, kAscending};
+      ASSERT_EQ(rows_of(sort_indices(keys, orders)), expected)
+          << key.type()->to_string() << " ascending " << order.ascending << " nulls first "
+          << order.nulls_go_first() << " offset " << offset;
+      for (const int64_t n : {int64_t{0}, int64_t{1}, int64_t{5}, std::ssize(expected) / 2,
+                              std::ssize(expected) + 3}) {
+        const Rows prefix(expected.begin(),
+                          expected.begin() + std::min<int64_t>(n, std::ssize(expected)));
+        ASSERT_EQ(rows_of(top_n(keys, orders, n)), prefix)
+            << key.type()->to_string() << " top " << n << " offset " << offset;
+      }
+      if (offset == 0) {
+        ASSERT_EQ(sorted(key, order),
+                  reference_nested_sort(nodes, std::vector<int64_t>(length, 0), order, 0, length));
+      }
+    }
+  }
+}
+
+TEST(SortNested, RandomizedStructsAgainstReference) {
+  // struct<a: int64, b: struct<c: int32, d: double>> with nulls at every level; null structs
+  // hold random fields that must not matter. Few distinct values, so that ties reach every
+  // field and the tie-breaking key.
+  std::mt19937_64 random(5);
+  const double nan = std::nan("");
+  const std::vector<std::optional<double>> doubles_pool{nan, -0.0, 0.0, 1.5, -1.0, std::nullopt};
+  for (const int length : {0, 1, 9, 400, 3000}) {
+    std::vector<std::optional<int64_t>> a;
+    std::vector<std::optional<int32_t>> c;
+    std::vector<std::optional<double>> d;
+    std::vector<bool> b_valid;
+    std::vector<bool> s_valid;
+    std::vector<Node> nodes;
+    std::vector<int64_t> tie;
+    auto maybe = [&random](int64_t value) {
+      return random() % 7 == 0 ? std::nullopt : std::optional<int64_t>(value);
+    };
+    for (int i = 0; i < length; ++i) {
+      a.push_back(maybe(static_cast<int64_t>(random() % 5) - 2));
+      const std::optional<int64_t> c_value = maybe(static_cast<int64_t>(random() % 3) - 1);
+      c.push_back(c_value.has_value() ? std::optional<int32_t>(static_cast<int32_t>(*c_value))
+                                      : std::nullopt);
+      d.push_back(doubles_pool[random() % doubles_pool.size()]);
+      b_valid.push_back(random() % 6 != 0);
+      s_valid.push_back(random() % 8 != 0);
+      tie.push_back(static_cast<int64_t>(random() % 3));
+      Node b_node{!b_valid.back(), false, 0, {leaf_node(c.back()), leaf_node(d.back())}};
+      const std::optional<double> a_number =
+          a.back().has_value() ? std::optional<double>(static_cast<double>(*a.back()))
+                               : std::nullopt;
+      nodes.push_back(Node{!s_valid.back(), false, 0, {leaf_node(a_number), b_node}});
+    }
+    const Array b =
+        make_struct_array({{"c", array_of<int32_t>(int32(), c)}, {"d", doubles(d)}}, b_valid);
+    const Array key = make_struct_array({{"a", array_of<int64_t>(int64(), a)}, {"b", b}}, s_valid);
+    expect_nested_sorts_like_reference(key, nodes, tie);
+  }
+}
+
+TEST(SortNested, RandomizedListsAgainstReference) {
+  // list<int32> with null lists, empty lists, null elements and shared prefixes; then the same
+  // lists as the first field of a struct.
+  using Int32Lists = std::vector<std::optional<std::vector<std::optional<int32_t>>>>;
+  std::mt19937_64 random(9);
+  for (const int length : {0, 1, 9, 400, 3000}) {
+    Int32Lists lists;
+    std::vector<Node> nodes;
+    std::vector<std::optional<int64_t>> numbers;
+    std::vector<Node> struct_nodes;
+    std::vector<int64_t> tie;
+    for (int i = 0; i < length; ++i) {
+      Node node;
+      if (random() % 10 == 0) {
+        lists.emplace_back(std::nullopt);
+        node.null = true;
+      } else {
+        std::vector<std::optional<int32_t>> elements;
+        const uint64_t size = random() % 5;
+        for (uint64_t k = 0; k < size; ++k) {
+          elements.push_back(random() % 6 == 0 ? std::nullopt
+                                               : std::optional<int32_t>(random() % 3));
+          node.children.push_back(leaf_node(elements.back().has_value()
+                                                ? std::optional<double>(*elements.back())
+                                                : std::nullopt));
+        }
+        lists.emplace_back(elements);
+      }
+      nodes.push_back(node);
+      numbers.push_back(random() % 5 == 0 ? std::nullopt : std::optional<int64_t>(random() % 2));
+      struct_nodes.push_back(
+          Node{false,
+               false,
+               0,
+               {node, leaf_node(numbers.back().has_value() ? std::optional<double>(*numbers.back())
+                                                           : std::nullopt)}});
+      tie.push_back(static_cast<int64_t>(random() % 3));
+    }
+    for (const TypePtr& type : {list(int32()), large_list(int32()), list_view(int32())}) {
+      const Array key = bowstring::testing::make_list_array<int32_t>(type, lists);
+      expect_nested_sorts_like_reference(key, nodes, tie);
+    }
+    const Array key = bowstring::testing::make_list_array<int32_t>(list(int32()), lists);
+    const Array holder =
+        make_struct_array({{"l", key}, {"n", array_of<int64_t>(int64(), numbers)}});
+    expect_nested_sorts_like_reference(holder, struct_nodes, tie);
+  }
+}
+
+TEST(SortNested, NullStructsTieAndFallToTheNextKey) {
+  // Null structs hold different fields; they tie, so the second key alone orders them, in
+  // either direction of the struct key and wherever its nulls go.
+  const Array key = make_struct_array(
+      {{"a", int64s({5, 1, 3, 2, 4})}, {"b", strings({"x", "y", std::nullopt, "w", "v"})}},
+      {false, true, false, false, true});
+  const Array second = int64s({3, 9, 1, 2, 8});
+  const std::vector<Array> keys{key, second};
+  for (const SortKey order : {kAscending, kDescending, SortKey{false, true}}) {
+    const std::vector<SortKey> orders{order, kAscending};
+    const Rows rows = rows_of(sort_indices(keys, orders));
+    const Rows null_rows = order.nulls_go_first() ? Rows(rows.begin(), rows.begin() + 3)
+                                                  : Rows(rows.begin() + 2, rows.end());
+    EXPECT_EQ(null_rows, (Rows{2, 3, 0}));
+  }
+  // A struct without fields: its non-null values all tie.
+  const Array empty = bowstring::testing::make_array(struct_({}), 4, {nullptr}, {});
+  EXPECT_EQ(sorted(empty, kDescending), (Rows{0, 1, 2, 3}));
+}
+
 }  // namespace
 }  // namespace bowstring::compute
 
@@ -467,6 +677,39 @@ TEST(SortIndices, ScratchSpaceComesFromTheCallersAllocator) {
   BudgetedAllocator budget(system_allocator(), 12 * 5000, "sort budget");
   EXPECT_THROW(static_cast<void>(sort_indices(keys, order, &budget)), OutOfMemory);
   EXPECT_EQ(budget.bytes_in_use(), 0);
+}
+
+TEST(SortNested, ScratchSpaceComesFromTheCallersAllocator) {
+  // Ordinals of fields and elements, row lists and entries of nested keys are drawn from the
+  // caller's allocator too.
+  using Int64Lists = std::vector<std::optional<std::vector<std::optional<int64_t>>>>;
+  Int64Lists lists;
+  std::vector<std::optional<int64_t>> numbers;
+  for (int64_t i = 0; i < 3000; ++i) {
+    lists.push_back(i % 11 == 0 ? std::nullopt
+                                : std::optional<std::vector<std::optional<int64_t>>>(
+                                      {i % 3, (i * 7) % 5, std::nullopt}));
+    numbers.push_back(i % 13 == 0 ? std::nullopt : std::optional<int64_t>((i * 31) % 17));
+  }
+  const Array list_key = bowstring::testing::make_list_array<int64_t>(list(int64()), lists);
+  const Array struct_key = make_struct_array({{"l", list_key}, {"n", int64s(numbers)}});
+  for (const Array& key : {list_key, struct_key}) {
+    const std::vector<uint64_t> expected = sorted(key, kDescending);
+    CheckedAllocator checked(system_allocator());
+    {
+      EXPECT_EQ(rows_of(sort_indices(key, kDescending, &checked)), expected);
+      const std::vector<Array> keys{key};
+      const std::vector<SortKey> order{kDescending};
+      EXPECT_EQ(rows_of(top_n(keys, order, 4, &checked)),
+                std::vector<uint64_t>(expected.begin(), expected.begin() + 4));
+      EXPECT_GE(checked.stats().peak_bytes, 32 * 3000);
+    }
+    EXPECT_EQ(checked.bytes_in_use(), 0);
+    EXPECT_TRUE(checked.leaks().empty());
+    BudgetedAllocator budget(system_allocator(), 16 * 3000, "sort budget");
+    EXPECT_THROW(static_cast<void>(sort_indices(key, kDescending, &budget)), OutOfMemory);
+    EXPECT_EQ(budget.bytes_in_use(), 0);
+  }
 }
 
 }  // namespace
