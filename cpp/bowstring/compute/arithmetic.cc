@@ -146,46 +146,34 @@ template <typename T>
 
 // --- element operations -------------------------------------------------------------------
 
-template <typename T>
-struct AddOp {
+// +, - and * (kOperation): integers report overflow (keeping Java's wrapped value), floating
+// point values never fail.
+template <typename T, Op kOperation>
+struct CheckedOp {
   uint8_t operator()(T x, T y, T* out) const {
     if constexpr (std::is_integral_v<T>) {
-      return __builtin_add_overflow(x, y, out) ? kOverflow : kNoFailure;
+      bool overflow = false;
+      if constexpr (kOperation == Op::kAdd) {
+        overflow = __builtin_add_overflow(x, y, out);
+      } else if constexpr (kOperation == Op::kSubtract) {
+        overflow = __builtin_sub_overflow(x, y, out);
+      } else {
+        overflow = __builtin_mul_overflow(x, y, out);
+      }
+      return overflow ? kOverflow : kNoFailure;
     } else {
-      *out = x + y;
+      *out = kOperation == Op::kAdd ? x + y : kOperation == Op::kSubtract ? x - y : x * y;
       return kNoFailure;
     }
   }
 };
 
+// `/` as doubles: a zero divisor fails, -0.0 included. BIGINT operands (a STRING operand
+// read as BIGINT) convert as Java's long to double does.
 template <typename T>
-struct SubtractOp {
-  uint8_t operator()(T x, T y, T* out) const {
-    if constexpr (std::is_integral_v<T>) {
-      return __builtin_sub_overflow(x, y, out) ? kOverflow : kNoFailure;
-    } else {
-      *out = x - y;
-      return kNoFailure;
-    }
-  }
-};
-
-template <typename T>
-struct MultiplyOp {
-  uint8_t operator()(T x, T y, T* out) const {
-    if constexpr (std::is_integral_v<T>) {
-      return __builtin_mul_overflow(x, y, out) ? kOverflow : kNoFailure;
-    } else {
-      *out = x * y;
-      return kNoFailure;
-    }
-  }
-};
-
-// `/` on doubles (Spark divides integers as doubles): a zero divisor fails, -0.0 included.
 struct DivideOp {
-  uint8_t operator()(double x, double y, double* out) const {
-    *out = y == 0 ? 0 : x / y;
+  uint8_t operator()(T x, T y, double* out) const {
+    *out = y == 0 ? 0 : static_cast<double>(x) / static_cast<double>(y);
     return y == 0 ? kZeroDivisor : kNoFailure;
   }
 };
@@ -211,7 +199,8 @@ struct RemainderOp {
   }
 };
 
-// Spark's Pmod: r = x % y; negative r becomes (r + y) % y (the addition wraps, as in Java).
+// Spark's Pmod: r = x % y; negative r becomes (r + y) % y. As in Java, TINYINT and SMALLINT
+// add as INT (pmod(-1Y, -128Y) is -1) while INT and BIGINT wrap (pmod(-1, MIN) is MAX).
 template <typename T>
 struct PmodOp {
   uint8_t operator()(T x, T y, T* out) const {
@@ -222,14 +211,14 @@ struct PmodOp {
       return failure;
     }
     if (r < 0) {
-      T shifted;
-      if constexpr (std::is_integral_v<T>) {
+      if constexpr (std::is_integral_v<T> && sizeof(T) < 4) {
+        r = static_cast<T>((int32_t{r} + int32_t{y}) % int32_t{y});
+      } else if constexpr (std::is_integral_v<T>) {
         using U = std::make_unsigned_t<T>;
-        shifted = static_cast<T>(static_cast<U>(r) + static_cast<U>(y));
+        RemainderOp<T>()(static_cast<T>(static_cast<U>(r) + static_cast<U>(y)), y, &r);
       } else {
-        shifted = r + y;
+        RemainderOp<T>()(r + y, y, &r);
       }
-      RemainderOp<T>()(shifted, y, &r);
     }
     *out = r;
     return kNoFailure;
@@ -257,11 +246,40 @@ struct IntegralDivideOp {
 
 uint8_t failure_of(decimal::Status status) { return static_cast<uint8_t>(status); }
 
-[[noreturn]] void raise_decimal_overflow(Op op, const std::string& x, const std::string& y,
-                                         decimal::Shape shape) {
-  throw ArithmeticError("NUMERIC_VALUE_OUT_OF_RANGE",
-                        format_call(op, x, y) + " cannot be represented as " +
-                            decimal::type_name(shape) + ". " + kAnsiHint);
+decimal::Operation decimal_operation(Op op) {
+  switch (op) {
+    case Op::kAdd:
+      return decimal::Operation::kAdd;
+    case Op::kSubtract:
+      return decimal::Operation::kSubtract;
+    case Op::kMultiply:
+      return decimal::Operation::kMultiply;
+    case Op::kIntegralDivide:
+      return decimal::Operation::kIntegralDivide;
+    default:
+      return decimal::Operation::kDivide;  // Op::kDivide; remainders are named otherwise.
+  }
+}
+
+[[noreturn]] void raise_decimal_overflow(const std::string& value, decimal::Shape result) {
+  throw ArithmeticError("NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION",
+                        value + " cannot be represented as " + decimal::type_name(result) +
+                            ". If necessary set \"spark.sql.ansi.enabled\" to \"false\" to "
+                            "bypass this error, and return NULL instead.");
+}
+
+// Spark names the value that does not fit (the exact result, see `decimal::overflowed_value`);
+// a value beyond 256 bits (or a remainder beyond 128) is shown as the operation.
+[[noreturn]] void raise_decimal_overflow(Op op, int128 x, decimal::Shape sx, int128 y,
+                                         decimal::Shape sy, decimal::Shape result) {
+  std::string value = op == Op::kRemainder || op == Op::kPmod
+                          ? std::string()
+                          : decimal::overflowed_value(decimal_operation(op), x, sx.scale, y,
+                                                      sy.scale, result.scale);
+  if (value.empty()) {
+    value = format_call(op, decimal::to_string(x, sx.scale), decimal::to_string(y, sy.scale));
+  }
+  raise_decimal_overflow(value, result);
 }
 
 decimal::Shape shape_of(const DataType& type) {
@@ -275,12 +293,10 @@ Datum decimal_binary(Op op, const Datum& a, const Datum& b, const TypePtr& out_t
   const decimal::Shape sb = shape_of(*b.type());
   auto raise_for = [&](decimal::Shape result) {
     return [op, sa, sb, result](uint8_t failure, int128 x, int128 y) {
-      const std::string left = decimal::to_string(x, sa.scale);
-      const std::string right = decimal::to_string(y, sb.scale);
       if (failure == kZeroDivisor) {
-        raise_zero_divisor(op, left, right);
+        raise_zero_divisor(op, decimal::to_string(x, sa.scale), decimal::to_string(y, sb.scale));
       }
-      raise_decimal_overflow(op, left, right, result);
+      raise_decimal_overflow(op, x, sa, y, sb, result);
     };
   };
   if (op == Op::kIntegralDivide) {
@@ -314,8 +330,20 @@ Datum decimal_binary(Op op, const Datum& a, const Datum& b, const TypePtr& out_t
       const decimal::Status status = compute(x, y, &value);
       return checked(status, value, out);
     };
-    return binary_kernel<int128, int128>(a, b, out_type, element, policy, raise_for(result),
-                                         context);
+    if (op != Op::kRemainder && op != Op::kPmod) {
+      return binary_kernel<int128, int128>(a, b, out_type, element, policy, raise_for(result),
+                                           context);
+    }
+    // A remainder is computed exactly at the result scale: Spark names it when it has too many
+    // digits (pmod(-7, 99999999.99BD) = 99999992.99 is no DECIMAL(7,2)).
+    auto raise = [compute, raise_for, result](uint8_t failure, int128 x, int128 y) {
+      int128 value = 0;
+      if (failure == kZeroDivisor || compute(x, y, &value) != decimal::Status::kOk) {
+        raise_for(result)(failure, x, y);
+      }
+      raise_decimal_overflow(decimal::to_string(value, result.scale), result);
+    };
+    return binary_kernel<int128, int128>(a, b, out_type, element, policy, raise, context);
   };
   const int32_t s1 = sa.scale;
   const int32_t s2 = sb.scale;
@@ -384,18 +412,20 @@ Datum typed_binary(Op op, const Datum& a, const Datum& b, const TypePtr& out_typ
   };
   switch (op) {
     case Op::kAdd:
-      return binary_kernel<T, T>(a, b, out_type, AddOp<T>(), policy, raise, context);
+      return binary_kernel<T, T>(a, b, out_type, CheckedOp<T, Op::kAdd>(), policy, raise, context);
     case Op::kSubtract:
-      return binary_kernel<T, T>(a, b, out_type, SubtractOp<T>(), policy, raise, context);
+      return binary_kernel<T, T>(a, b, out_type, CheckedOp<T, Op::kSubtract>(), policy, raise,
+                                 context);
     case Op::kMultiply:
-      return binary_kernel<T, T>(a, b, out_type, MultiplyOp<T>(), policy, raise, context);
+      return binary_kernel<T, T>(a, b, out_type, CheckedOp<T, Op::kMultiply>(), policy, raise,
+                                 context);
     case Op::kRemainder:
       return binary_kernel<T, T>(a, b, out_type, RemainderOp<T>(), policy, raise, context);
     case Op::kPmod:
       return binary_kernel<T, T>(a, b, out_type, PmodOp<T>(), policy, raise, context);
     case Op::kDivide:
-      if constexpr (std::is_same_v<T, double>) {
-        return binary_kernel<double, double>(a, b, out_type, DivideOp(), policy, raise, context);
+      if constexpr (std::is_same_v<T, double> || std::is_same_v<T, int64_t>) {
+        return binary_kernel<T, double>(a, b, out_type, DivideOp<T>(), policy, raise, context);
       }
       break;
     case Op::kIntegralDivide:
@@ -410,12 +440,21 @@ Datum typed_binary(Op op, const Datum& a, const Datum& b, const TypePtr& out_typ
 
 // --- functions ----------------------------------------------------------------------------
 
-std::string type_list(std::span<const TypePtr> types) {
-  std::string text;
-  for (const TypePtr& type : types) {
-    text.append(text.empty() ? "\"" : " and \"").append(spark_type_name(*type)).append("\"");
+// The input types Spark names when it refuses an operand of a binary operator.
+const char* expected_input(Op op) {
+  switch (op) {
+    case Op::kAdd:
+    case Op::kSubtract:
+      return "(\"NUMERIC\" or \"INTERVAL DAY TO SECOND\" or \"INTERVAL YEAR TO MONTH\" or "
+             "\"INTERVAL\")";
+    case Op::kDivide:
+      return "(\"DOUBLE\" or \"DECIMAL\")";
+    case Op::kIntegralDivide:
+      return "(\"BIGINT\" or \"DECIMAL\" or \"INTERVAL YEAR TO MONTH\" or \"INTERVAL DAY TO "
+             "SECOND\")";
+    default:
+      return "\"NUMERIC\"";
   }
-  return text;
 }
 
 class BinaryArithmetic final : public ScalarFunction {
@@ -445,15 +484,26 @@ class BinaryArithmetic final : public ScalarFunction {
     auto accepted = [](SparkType t) {
       return is_numeric(t) || t == SparkType::kNull || t == SparkType::kString;
     };
-    if (!accepted(ta) || !accepted(tb) ||
-        (!is_numeric(ta) && !is_numeric(tb) &&
-         (ta == SparkType::kString || tb == SparkType::kString))) {
-      throw AnalysisError(
-          "DATATYPE_MISMATCH",
-          "Cannot resolve \"" + name() +
-              "\" due to data type mismatch: the binary operator requires the input type "
-              "\"NUMERIC\", not " +
-              type_list(arguments) + ".");
+    if (!accepted(ta) || !accepted(tb)) {
+      // Spark first casts NULL and STRING to the other side's type; two different types are
+      // incompatible, as in true + 1.
+      const bool convertible = ta == tb || ta == SparkType::kNull || tb == SparkType::kNull ||
+                               ta == SparkType::kString || tb == SparkType::kString;
+      if (!convertible) {
+        throw AnalysisError(
+            "DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES",
+            "Cannot resolve \"" + name() +
+                "\" due to data type mismatch: the left and right operands of the binary "
+                "operator have incompatible types (\"" +
+                spark_type_name(*a) + "\" and \"" + spark_type_name(*b) + "\").");
+      }
+      throw_wrong_type(*(accepted(ta) ? b : a));
+    }
+    // A STRING operand converts only to a numeric other side's type (with NULL or another
+    // STRING it stays a STRING, which no operator takes).
+    if (!is_numeric(ta) && !is_numeric(tb) &&
+        (ta == SparkType::kString || tb == SparkType::kString)) {
+      throw_wrong_type(*utf8());
     }
     // NULL takes the other side's type; two NULLs compute as DOUBLE (`/`), BIGINT (`div`) or
     // INT... Spark types NULL + NULL as DOUBLE for every operator.
@@ -469,10 +519,14 @@ class BinaryArithmetic final : public ScalarFunction {
       tb = ta;
     }
     // A STRING operand converts to the other side's wider type (AnsiTypeCoercion's
-    // findWiderTypeForString: BIGINT with integrals, DOUBLE with fractional types).
+    // findWiderTypeForString: BIGINT with integrals, DOUBLE with fractional types). `/` then
+    // divides the BIGINTs as doubles: '10.5' / 4 fails to read '10.5' as a BIGINT.
     if (ta == SparkType::kString || tb == SparkType::kString) {
       a = b = *wider_type_for_two(a, b);
       ta = tb = spark_type_of(*a);
+      if (op_ == Op::kDivide && ta == SparkType::kLong) {
+        return {float64(), {a, b}};
+      }
     }
     if ((ta == SparkType::kDecimal || tb == SparkType::kDecimal) &&
         (ta == SparkType::kDecimal || is_integral(ta)) &&
@@ -512,10 +566,7 @@ class BinaryArithmetic final : public ScalarFunction {
       common = float64();
     } else if (op_ == Op::kIntegralDivide) {
       if (!is_integral(spark_type_of(*common))) {
-        throw AnalysisError("DATATYPE_MISMATCH",
-                            "Cannot resolve \"div\" due to data type mismatch: the binary "
-                            "operator requires the input type (\"BIGINT\" or \"DECIMAL\"), not " +
-                                type_list(arguments) + ".");
+        throw_wrong_type(*common);
       }
       common = int64();
     }
@@ -555,6 +606,14 @@ class BinaryArithmetic final : public ScalarFunction {
   }
 
  private:
+  [[noreturn]] void throw_wrong_type(const DataType& type) const {
+    throw AnalysisError("DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE",
+                        "Cannot resolve \"" + name() +
+                            "\" due to data type mismatch: the binary operator requires the "
+                            "input type " +
+                            expected_input(op_) + ", not \"" + spark_type_name(type) + "\".");
+  }
+
   Op op_;
   bool try_;
 };
@@ -595,8 +654,11 @@ class UnaryArithmetic final : public ScalarFunction {
     if (op_ == UnaryOp::kPositive) {
       return a;
     }
-    const FailurePolicy policy = FailurePolicy::of(context, false);
     const bool negate = op_ == UnaryOp::kNegative;
+    if (a.type()->id() == TypeId::kDecimal128) {
+      return negate_decimal(a, negate, context);
+    }
+    const FailurePolicy policy = FailurePolicy::of(context, false);
     return visit_numeric(*a.type(), [&](auto zero) -> Datum {
       using T = decltype(zero);
       auto element = [negate](T x, T* out) -> uint8_t {
@@ -605,8 +667,7 @@ class UnaryArithmetic final : public ScalarFunction {
           *out = negate ? -x : std::fabs(x);
           return kNoFailure;
         } else if constexpr (std::is_same_v<T, int128>) {
-          *out = negate || x < 0 ? -x : x;
-          return kNoFailure;
+          throw TypeError("decimal negation outside its kernel");
         } else {
           if (!negate && x >= 0) {
             *out = x;
@@ -627,6 +688,34 @@ class UnaryArithmetic final : public ScalarFunction {
   }
 
  private:
+  // Spark negates a decimal (abs: a negative one) through 34 significant digits, HALF_EVEN:
+  // -(12345678901234567890123456789012345000BD) is -12345678901234567890123456789012340000. A
+  // value rounded up past its precision fails, with or without ANSI mode.
+  static Datum negate_decimal(const Datum& a, bool negate, ExecContext& context) {
+    const decimal::Shape shape = shape_of(*a.type());
+    auto element = [negate, shape](int128 x, int128* out) -> uint8_t {
+      if (!negate && x >= 0) {
+        *out = x;
+        return kNoFailure;
+      }
+      int32_t dropped = 0;
+      *out = -decimal::round_for_negation(x, &dropped);
+      return decimal::fits(*out, shape.precision) ? kNoFailure : kOverflow;
+    };
+    auto raise = [shape](uint8_t, int128 x) {
+      int32_t dropped = 0;
+      const int128 rounded = -decimal::round_for_negation(x, &dropped);
+      const auto power = static_cast<int128>(decimal::pow10(dropped));
+      throw ArithmeticError("NUMERIC_VALUE_OUT_OF_RANGE.WITHOUT_SUGGESTION",
+                            "The " + decimal::to_string(rounded, shape.scale) +
+                                " rounded half up from " +
+                                decimal::java_string(rounded / power, shape.scale - dropped) +
+                                " cannot be represented as " + decimal::type_name(shape) + ".");
+    };
+    constexpr FailurePolicy kAlwaysRaise{OnFailure::kRaise, OnFailure::kRaise};
+    return unary_kernel<int128, int128>(a, a.type(), element, kAlwaysRaise, raise, context);
+  }
+
   UnaryOp op_;
 };
 

@@ -120,6 +120,40 @@ class ResultValidity {
   int64_t null_count_ = 0;
 };
 
+/// Applies `policy` to the valid rows of `validity` whose operation failed: `failure_at(i)`
+/// recomputes row i's `Failure` bits and `raise_at(i, failure)` throws for a row to raise.
+template <typename FailureAt, typename RaiseAt>
+void handle_failures(ResultValidity& validity, int64_t length, FailurePolicy policy,
+                     FailureAt failure_at, RaiseAt raise_at) {
+  for (int64_t i = 0; i < length; ++i) {
+    const uint8_t failure = failure_at(i);
+    if (failure == 0 || !validity.is_valid(i)) {
+      continue;
+    }
+    switch (policy.action(failure)) {
+      case OnFailure::kRaise:
+        raise_at(i, failure);
+        break;
+      case OnFailure::kNull:
+        validity.set_null(i);
+        break;
+      case OnFailure::kKeep:
+        break;
+    }
+  }
+}
+
+/// The result of a kernel: `values` with `validity`, a scalar when every argument is one.
+template <typename Out>
+Datum finish_result(const TypePtr& out_type, int64_t length, ResultValidity& validity,
+                    OutputValues<Out>& values, std::span<const Datum> arguments) {
+  int64_t null_count = 0;
+  std::shared_ptr<Buffer> bits = validity.finish(&null_count);
+  return wrap_result(
+      make_fixed_width_array(out_type, length, std::move(bits), null_count, values.finish()),
+      arguments);
+}
+
 /// Element-wise `op(x, y, &out)` over two arguments of C type In (arrays or scalars, not null
 /// scalars), writing Out values. `op` returns a `Failure` bit set; failing rows that are valid
 /// are handled by `policy`, and `raise(failure, x, y)` throws for the ones to raise. The loop
@@ -158,29 +192,15 @@ Datum binary_kernel(const Datum& a, const Datum& b, const TypePtr& out_type, Op 
   if (failed != 0) {
     const int64_t x_step = a.is_array() ? 1 : 0;
     const int64_t y_step = b.is_array() ? 1 : 0;
-    for (int64_t i = 0; i < length; ++i) {
-      Out ignored;
-      const uint8_t failure = op(x[i * x_step], y[i * y_step], &ignored);
-      if (failure == 0 || !validity.is_valid(i)) {
-        continue;
-      }
-      switch (policy.action(failure)) {
-        case OnFailure::kRaise:
-          raise(failure, x[i * x_step], y[i * y_step]);
-          break;
-        case OnFailure::kNull:
-          validity.set_null(i);
-          break;
-        case OnFailure::kKeep:
-          break;
-      }
-    }
+    handle_failures(
+        validity, length, policy,
+        [&](int64_t i) {
+          Out ignored;
+          return op(x[i * x_step], y[i * y_step], &ignored);
+        },
+        [&](int64_t i, uint8_t failure) { raise(failure, x[i * x_step], y[i * y_step]); });
   }
-  int64_t null_count = 0;
-  std::shared_ptr<Buffer> bits = validity.finish(&null_count);
-  return wrap_result(
-      make_fixed_width_array(out_type, length, std::move(bits), null_count, values.finish()),
-      arguments);
+  return finish_result(out_type, length, validity, values, arguments);
 }
 
 /// Element-wise `op(x, &out)` over one argument; as `binary_kernel`.
@@ -201,29 +221,15 @@ Datum unary_kernel(const Datum& a, const TypePtr& out_type, Op op, FailurePolicy
   }
   ResultValidity validity(arguments, length, context.allocator);
   if (failed != 0) {
-    for (int64_t i = 0; i < length; ++i) {
-      Out ignored;
-      const uint8_t failure = op(x[i], &ignored);
-      if (failure == 0 || !validity.is_valid(i)) {
-        continue;
-      }
-      switch (policy.action(failure)) {
-        case OnFailure::kRaise:
-          raise(failure, x[i]);
-          break;
-        case OnFailure::kNull:
-          validity.set_null(i);
-          break;
-        case OnFailure::kKeep:
-          break;
-      }
-    }
+    handle_failures(
+        validity, length, policy,
+        [&](int64_t i) {
+          Out ignored;
+          return op(x[i], &ignored);
+        },
+        [&](int64_t i, uint8_t failure) { raise(failure, x[i]); });
   }
-  int64_t null_count = 0;
-  std::shared_ptr<Buffer> bits = validity.finish(&null_count);
-  return wrap_result(
-      make_fixed_width_array(out_type, length, std::move(bits), null_count, values.finish()),
-      arguments);
+  return finish_result(out_type, length, validity, values, arguments);
 }
 
 /// Calls `visit(T{})` with T the C type of a Spark numeric storage type: int8_t, int16_t,

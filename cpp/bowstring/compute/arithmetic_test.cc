@@ -265,9 +265,10 @@ TEST(DecimalArithmetic, OverflowAndDivisionByZero) {
   EXPECT_EQ(error_message<ArithmeticError>([&] {
               run("+", {max, one});
             }),
-            "[NUMERIC_VALUE_OUT_OF_RANGE] 99999999999999999999999999999999999999 + 1 cannot be "
-            "represented as Decimal(38, 0). If necessary set \"spark.sql.ansi.enabled\" to "
-            "\"false\" to bypass this error.");
+            "[NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION] "
+            "100000000000000000000000000000000000000 cannot be represented as Decimal(38, 0). "
+            "If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error, "
+            "and return NULL instead.");
   expect_array(run("+", {max, one}, false), make_decimal_array(decimal128(38, 0), {std::nullopt}));
   expect_array(run("try_add", {max, one}), make_decimal_array(decimal128(38, 0), {std::nullopt}));
   const Datum zero = scalar(make_decimal_array(decimal128(38, 0), {"0"}));
@@ -280,6 +281,171 @@ TEST(DecimalArithmetic, OverflowAndDivisionByZero) {
   expect_array(run("div", {make_decimal_array(decimal128(20, 0), {"99999999999999999999"}),
                            scalar(make_decimal_array(decimal128(2, 1), {"0.1"}))}),
                make_array<int64_t>({3875820019684212726}));
+}
+
+// Spark names the value that overflows: the exact difference, the product cut to 39 digits,
+// the quotient at the result scale, the integral quotient.
+TEST(DecimalArithmetic, OverflowNamesTheValue) {
+  auto message = [](std::string_view name, const Array& a, const Array& b) {
+    return error_message<ArithmeticError>([&] { run(name, {a, scalar(b)}); });
+  };
+  const Array max =
+      make_decimal_array(decimal128(38, 0), {"1", "99999999999999999999999999999999999999"});
+  const std::string hint =
+      " If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error, and "
+      "return NULL instead.";
+  // Spark: cast(-1 as decimal(38,0)) - 99999999999999999999999999999999999999BD.
+  EXPECT_EQ(message("-", make_decimal_array(decimal128(38, 0), {"-1"}), max.slice(1, 1)),
+            "[NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION] "
+            "-100000000000000000000000000000000000000 cannot be represented as Decimal(38, 0)." +
+                hint);
+  // Spark: 99999999999999999999999999999999999999BD * -1.5BD and
+  // 9999999999999999999999999999.9999999999BD * itself (decimal(38,10)).
+  EXPECT_EQ(message("*", max, make_decimal_array(decimal128(2, 1), {"-1.5"})),
+            "[NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION] "
+            "-149999999999999999999999999999999999998 cannot be represented as Decimal(38, 1)." +
+                hint);
+  const Array wide =
+      make_decimal_array(decimal128(38, 10), {"9999999999999999999999999999.9999999999"});
+  EXPECT_EQ(message("*", wide, wide),
+            "[NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION] "
+            "99999999999999999999999999999999999998000000000000000000 cannot be represented as "
+            "Decimal(38, 6)." +
+                hint);
+  // Spark: 99999999999999999999999999999999.999999BD * 10.5BD.
+  EXPECT_EQ(
+      message("*",
+              make_decimal_array(decimal128(38, 6), {"99999999999999999999999999999999.999999"}),
+              make_decimal_array(decimal128(3, 1), {"10.5"})),
+      "[NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION] "
+      "1049999999999999999999999999999999.99998 cannot be represented as Decimal(38, 6)." +
+          hint);
+  // Spark: 9999999999999999999999999999999999999.9BD / 0.3BD and div 0.1BD.
+  const Array tenths =
+      make_decimal_array(decimal128(38, 1), {"9999999999999999999999999999999999999.9"});
+  EXPECT_EQ(message("/", tenths, make_decimal_array(decimal128(2, 1), {"0.3"})),
+            "[NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION] "
+            "33333333333333333333333333333333333333.000000 cannot be represented as "
+            "Decimal(38, 6)." +
+                hint);
+  // Spark: pmod(-7BD as decimal(5,0), 99999999.99BD) names the remainder.
+  EXPECT_EQ(message("pmod", make_decimal_array(decimal128(5, 0), {"-7"}),
+                    make_decimal_array(decimal128(10, 2), {"99999999.99"})),
+            "[NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION] 99999992.99 cannot be represented as "
+            "Decimal(7, 2)." +
+                hint);
+  EXPECT_EQ(message("div", max, make_decimal_array(decimal128(2, 1), {"0.1"})),
+            "[NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION] "
+            "999999999999999999999999999999999999990 cannot be represented as Decimal(38, 0)." +
+                hint);
+}
+
+// Spark negates decimals through 34 significant digits, HALF_EVEN (abs only negative values):
+// -(12345678901234567890123456789012345000BD) = -12345678901234567890123456789012340000,
+// abs(-1234567890123456789012345678.0123456789BD) = 1234567890123456789012345678.0123460000;
+// -(9999999999999999999999999999999999999.9BD) fails, also with ANSI off.
+TEST(DecimalArithmetic, NegationRoundsTo34Digits) {
+  const Array a = make_decimal_array(
+      decimal128(38, 0), {"12345678901234567890123456789012345000",
+                          "12345678901234567890123456789012335000", std::nullopt, "-15"});
+  expect_array(run("negative", {a}),
+               make_decimal_array(decimal128(38, 0),
+                                  {"-12345678901234567890123456789012340000",
+                                   "-12345678901234567890123456789012340000", std::nullopt, "15"}));
+  expect_array(run("abs", {a.slice(1, 3)}),
+               make_decimal_array(decimal128(38, 0),
+                                  {"12345678901234567890123456789012335000", std::nullopt, "15"}));
+  expect_scalar(
+      run("abs", {scalar(make_decimal_array(decimal128(38, 10),
+                                            {"-1234567890123456789012345678.0123456789"}))}),
+      make_decimal_array(decimal128(38, 10), {"1234567890123456789012345678.0123460000"}));
+  expect_array(run("positive", {a}), a);
+  const Array nines =
+      make_decimal_array(decimal128(38, 1), {"9999999999999999999999999999999999999.9"});
+  EXPECT_EQ(error_message<ArithmeticError>([&] { run("negative", {nines}); }),
+            "[NUMERIC_VALUE_OUT_OF_RANGE.WITHOUT_SUGGESTION] The "
+            "-10000000000000000000000000000000000000.0 rounded half up from "
+            "-1.000000000000000000000000000000000E+37 cannot be represented as Decimal(38, 1).");
+  // Spark raises it without ANSI mode too.
+  EXPECT_THROW(run("negative", {nines}, false), ArithmeticError);
+}
+
+// Spark: '10' / 4 = 2.5 (the string read as BIGINT: '10.5' / 4 raises CAST_INVALID_INPUT),
+// '10' / 4.5 and '10' / 4BD are DOUBLE; '10' / NULL, '10' % '4' and '10' div 4.5 do not
+// resolve (DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE).
+TEST(Arithmetic, StringOperands) {
+  const FunctionRegistry& registry = default_registry();
+  const Resolution divide = registry.get("/").resolve(std::vector{utf8(), int32()}, {});
+  EXPECT_EQ(spark_type_name(*divide.output), "DOUBLE");
+  EXPECT_EQ(spark_type_name(*divide.arguments[0]), "BIGINT");
+  EXPECT_EQ(spark_type_name(*divide.arguments[1]), "BIGINT");
+  EXPECT_EQ(
+      spark_type_name(*registry.get("/").resolve(std::vector{utf8(), float64()}, {}).arguments[0]),
+      "DOUBLE");
+  EXPECT_EQ(
+      spark_type_name(
+          *registry.get("/").resolve(std::vector{decimal128(10, 2), utf8()}, {}).arguments[1]),
+      "DOUBLE");
+  expect_array(
+      run("/", {make_string_array({"10", std::nullopt, "-3"}), scalar(make_array<int32_t>({4}))}),
+      make_array<double>({2.5, std::nullopt, -0.75}));
+  EXPECT_THROW(run("/", {make_string_array({"10.5"}), scalar(make_array<int32_t>({4}))}),
+               NumberFormatError);
+  expect_array(run("/", {make_array<int64_t>({7, 1}).slice(1, 1), make_array<int64_t>({4})}),
+               make_array<double>({0.25}));
+  EXPECT_EQ(error_message<AnalysisError>([&] {
+              registry.get("/").resolve(std::vector{utf8(), null()}, {});
+            }),
+            "[DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE] Cannot resolve \"/\" due to data type "
+            "mismatch: the binary operator requires the input type (\"DOUBLE\" or \"DECIMAL\"), "
+            "not \"STRING\".");
+  EXPECT_EQ(error_message<AnalysisError>([&] {
+              registry.get("%").resolve(std::vector{utf8(), utf8()}, {});
+            }),
+            "[DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE] Cannot resolve \"%\" due to data type "
+            "mismatch: the binary operator requires the input type \"NUMERIC\", not "
+            "\"STRING\".");
+  EXPECT_EQ(error_message<AnalysisError>([&] {
+              registry.get("div").resolve(std::vector{utf8(), float64()}, {});
+            }),
+            "[DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE] Cannot resolve \"div\" due to data type "
+            "mismatch: the binary operator requires the input type (\"BIGINT\" or \"DECIMAL\" "
+            "or \"INTERVAL YEAR TO MONTH\" or \"INTERVAL DAY TO SECOND\"), not \"DOUBLE\".");
+  EXPECT_EQ(spark_type_name(*registry.get("pmod").resolve(std::vector{utf8(), int8()}, {}).output),
+            "BIGINT");
+  // Spark: true + 1 has incompatible operands; true + true a wrong type.
+  EXPECT_EQ(error_message<AnalysisError>([&] {
+              registry.get("+").resolve(std::vector{boolean(), int32()}, {});
+            }),
+            "[DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES] Cannot resolve \"+\" due to data type "
+            "mismatch: the left and right operands of the binary operator have incompatible types "
+            "(\"BOOLEAN\" and \"INT\").");
+  EXPECT_THROW(
+      {
+        try {
+          registry.get("*").resolve(std::vector{boolean(), boolean()}, {});
+        } catch (const AnalysisError& error) {
+          EXPECT_EQ(error.condition(), "DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE");
+          throw;
+        }
+      },
+      AnalysisError);
+}
+
+// Spark: pmod(-7Y, -3Y) = -1, pmod(7Y, -3Y) = 1, pmod(-1Y, -128Y) = -1, pmod(-100Y, -128Y) =
+// -100, pmod(-128Y, 127Y) = 126, pmod(-128Y, -1Y) = 0; pmod(-1S, -32768S) = -1; for INT and
+// BIGINT the addition wraps: pmod(-1, -2147483648) = 2147483647.
+TEST(Arithmetic, PmodOfSmallIntegersAddsAsInt) {
+  const Array a = make_array<int8_t>({-7, 7, -1, -100, -128, -128, std::nullopt});
+  const Array b = make_array<int8_t>({-3, -3, -128, -128, 127, -1, 1});
+  expect_array(run("pmod", {a, b}), make_array<int8_t>({-1, 1, -1, -100, 126, 0, std::nullopt}));
+  expect_array(run("pmod", {a.slice(2, 2), b.slice(2, 2)}), make_array<int8_t>({-1, -100}));
+  expect_scalar(
+      run("pmod", {scalar(make_array<int16_t>({-1})), scalar(make_array<int16_t>({-32768}))}),
+      make_array<int16_t>({-1}));
+  expect_array(run("pmod", {make_array<int32_t>({-1, -7}), scalar(make_array<int32_t>({kIntMin}))}),
+               make_array<int32_t>({kIntMax, 2147483641}));
+  EXPECT_THROW(run("pmod", {a, scalar(make_array<int8_t>({0}))}), ArithmeticError);
 }
 
 }  // namespace

@@ -188,6 +188,46 @@ U256 change_scale(const U256& value, int32_t from_scale, int32_t to_scale) {
   return divide_pow10_half_up(value, from_scale - to_scale);
 }
 
+// |a| and |b| at their common scale, max(sa, sb).
+struct Aligned {
+  U256 a;
+  U256 b;
+  int32_t scale;
+};
+
+Aligned align(int128 a, int32_t sa, int128 b, int32_t sb) {
+  const int32_t common = std::max(sa, sb);
+  return {multiply_pow10(U256::from(magnitude(a)), common - sa),
+          multiply_pow10(U256::from(magnitude(b)), common - sb), common};
+}
+
+// The sum of two signed magnitudes, as a magnitude and its sign.
+U256 signed_sum(const U256& a, bool negative_a, const U256& b, bool negative_b, bool* negative) {
+  if (negative_a == negative_b) {
+    *negative = negative_a;
+    return add_limbs(a, b);
+  }
+  if (less(a, b)) {
+    *negative = negative_b;
+    return subtract_limbs(b, a);
+  }
+  *negative = negative_a;
+  return subtract_limbs(a, b);
+}
+
+// trunc(|a| / |b|) of aligned magnitudes (|b| > 0); 0 when |b| needs more than 128 bits, as
+// only one operand is scaled up and |a| is then below it.
+U256 integral_quotient(const Aligned& m) {
+  if (!m.b.fits_128()) {
+    return U256{};
+  }
+  if (m.a.fits_128()) {
+    return U256::from(m.a.low_128() / m.b.low_128());
+  }
+  uint128 rest = 0;
+  return divide_wide(m.a, m.b.low_128(), &rest);
+}
+
 }  // namespace
 
 Shape adjust_precision_scale(int32_t precision, int32_t scale) {
@@ -274,22 +314,9 @@ Status add(int128 a, int32_t sa, int128 b, int32_t sb, int32_t scale, int128* ou
     return rescale(sum, common, scale, out) ? Status::kOk : Status::kOverflow;
   }
   // Beyond 128 bits: signed magnitudes in 256 bits.
-  const U256 ma = multiply_pow10(U256::from(magnitude(a)), common - sa);
-  const U256 mb = multiply_pow10(U256::from(magnitude(b)), common - sb);
-  const bool negative_a = a < 0;
-  const bool negative_b = b < 0;
-  U256 result;
-  bool negative;
-  if (negative_a == negative_b) {
-    result = add_limbs(ma, mb);
-    negative = negative_a;
-  } else if (less(ma, mb)) {
-    result = subtract_limbs(mb, ma);
-    negative = negative_b;
-  } else {
-    result = subtract_limbs(ma, mb);
-    negative = negative_a;
-  }
+  const Aligned m = align(a, sa, b, sb);
+  bool negative = false;
+  const U256 result = signed_sum(m.a, a < 0, m.b, b < 0, &negative);
   return signed_result(change_scale(result, common, scale), negative, out);
 }
 
@@ -350,21 +377,19 @@ Status remainder(int128 a, int32_t sa, int128 b, int32_t sb, int32_t scale, int1
   if (b == 0) {
     return Status::kDivideByZero;
   }
-  const int32_t common = std::max(sa, sb);
-  const U256 ma = multiply_pow10(U256::from(magnitude(a)), common - sa);
-  const U256 mb = multiply_pow10(U256::from(magnitude(b)), common - sb);
+  const Aligned m = align(a, sa, b, sb);
   U256 rest;
-  if (ma.fits_128() && mb.fits_128()) {
-    rest = U256::from(ma.low_128() % mb.low_128());
-  } else if (mb.fits_128()) {
+  if (m.a.fits_128() && m.b.fits_128()) {
+    rest = U256::from(m.a.low_128() % m.b.low_128());
+  } else if (m.b.fits_128()) {
     uint128 small_rest = 0;
-    divide_wide(ma, mb.low_128(), &small_rest);
+    divide_wide(m.a, m.b.low_128(), &small_rest);
     rest = U256::from(small_rest);
   } else {
     // Only one operand is scaled up: |b| beyond 128 bits means |a| < |b|, the remainder is a.
-    rest = ma;
+    rest = m.a;
   }
-  return signed_result(change_scale(rest, common, scale), a < 0, out);
+  return signed_result(change_scale(rest, m.scale, scale), a < 0, out);
 }
 
 Status integral_divide(int128 a, int32_t sa, int128 b, int32_t sb, int128* out) {
@@ -372,18 +397,143 @@ Status integral_divide(int128 a, int32_t sa, int128 b, int32_t sb, int128* out) 
     return Status::kDivideByZero;
   }
   // trunc(a / b) = trunc((a * 10^sb) / (b * 10^sa)): scale both to the larger scale.
-  const int32_t common = std::max(sa, sb);
-  const U256 ma = multiply_pow10(U256::from(magnitude(a)), common - sa);
-  const U256 mb = multiply_pow10(U256::from(magnitude(b)), common - sb);
-  U256 quotient;
-  if (ma.fits_128() && mb.fits_128()) {
-    quotient = U256::from(ma.low_128() / mb.low_128());
-  } else if (mb.fits_128()) {
-    uint128 rest = 0;
-    quotient = divide_wide(ma, mb.low_128(), &rest);
+  return signed_result(integral_quotient(align(a, sa, b, sb)), (a < 0) != (b < 0), out);
+}
+
+int128 round_for_negation(int128 value, int32_t* dropped) {
+  *dropped = 0;
+  const uint128 m = magnitude(value);
+  if (m < pow10(kNegationDigits)) {
+    return value;
   }
-  // Otherwise |b| is beyond 128 bits while |a| is not: the quotient is 0.
-  return signed_result(quotient, (a < 0) != (b < 0), out);
+  int digits = kNegationDigits + 1;
+  while (digits <= kMaxPrecision && m >= pow10(digits)) {
+    ++digits;
+  }
+  int32_t drop = digits - kNegationDigits;
+  const uint128 divisor = pow10(drop);
+  uint128 kept = m / divisor;
+  const uint128 rest = m % divisor;
+  const uint128 half = divisor / 2;
+  if (rest > half || (rest == half && (kept & 1) != 0)) {
+    ++kept;
+  }
+  if (kept == pow10(kNegationDigits)) {
+    kept /= 10;
+    ++drop;
+  }
+  *dropped = drop;
+  // kept * 10^drop is at most 10^39 / 10 * 10, within 128 bits.
+  const auto rounded = static_cast<int128>(kept * pow10(drop));
+  return value < 0 ? -rounded : rounded;
+}
+
+namespace {
+
+// Decimal digits of a 256-bit magnitude.
+std::string digits_of(U256 value) {
+  std::string digits;
+  do {
+    uint64_t chunk = 0;
+    value = divide_small(value, static_cast<uint64_t>(pow10(19)), &chunk);
+    for (int i = 0; i < 19; ++i) {
+      digits.push_back(static_cast<char>('0' + chunk % 10));
+      chunk /= 10;
+    }
+  } while (!value.is_zero());
+  while (digits.size() > 1 && digits.back() == '0') {
+    digits.pop_back();
+  }
+  return {digits.rbegin(), digits.rend()};
+}
+
+// A signed magnitude at `scale` in plain notation (a negative scale adds zeros).
+std::string plain_string(const U256& value, bool negative, int32_t scale) {
+  std::string digits = digits_of(value);
+  if (scale < 0) {
+    if (digits != "0") {
+      digits.append(static_cast<size_t>(-scale), '0');
+    }
+    scale = 0;
+  }
+  std::string text;
+  if (negative && digits.find_first_not_of('0') != std::string::npos) {
+    text.push_back('-');
+  }
+  const auto fraction = static_cast<size_t>(scale);
+  std::string padded(digits.size() <= fraction ? fraction + 1 - digits.size() : 0, '0');
+  padded.append(digits);
+  const size_t integer = padded.size() - fraction;
+  text.append(padded, 0, integer);
+  if (fraction > 0) {
+    text.push_back('.');
+    text.append(padded, integer, std::string::npos);
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string java_string(int128 unscaled, int32_t scale) {
+  const std::string digits = digits_of(U256::from(magnitude(unscaled)));
+  const int64_t adjusted = static_cast<int64_t>(digits.size()) - 1 - scale;
+  if (scale >= 0 && adjusted >= -6) {
+    return plain_string(U256::from(magnitude(unscaled)), unscaled < 0, scale);
+  }
+  std::string text;
+  if (unscaled < 0) {
+    text.push_back('-');
+  }
+  text.push_back(digits[0]);
+  if (digits.size() > 1) {
+    text.push_back('.');
+    text.append(digits, 1);
+  }
+  text.append(adjusted > 0 ? "E+" : "E");
+  text.append(std::to_string(adjusted));
+  return text;
+}
+
+std::string overflowed_value(Operation op, int128 a, int32_t sa, int128 b, int32_t sb,
+                             int32_t scale) {
+  const U256 ma = U256::from(magnitude(a));
+  const U256 mb = U256::from(magnitude(b));
+  const bool negative_a = a < 0;
+  const bool negative_b = (b < 0) != (op == Operation::kSubtract);
+  switch (op) {
+    case Operation::kAdd:
+    case Operation::kSubtract: {
+      const Aligned m = align(a, sa, b, sb);
+      bool negative = false;
+      const U256 sum = signed_sum(m.a, negative_a, m.b, negative_b, &negative);
+      return plain_string(sum, negative, m.scale);
+    }
+    case Operation::kMultiply: {
+      U256 product = multiply_128(ma.low_128(), mb.low_128());
+      int32_t product_scale = sa + sb;
+      const int digits = digit_count(product);
+      if (digits > kMaxPrecision + 1) {
+        product = divide_pow10(product, digits - kMaxPrecision - 1);
+        product_scale -= digits - kMaxPrecision - 1;
+      }
+      return plain_string(product, negative_a != (b < 0), product_scale);
+    }
+    case Operation::kDivide: {
+      const int32_t shift = scale - sa + sb + 1;
+      if (b == 0 || shift < 0 || shift > 2 * kMaxPrecision ||
+          digit_count(ma) + shift > 2 * kMaxPrecision) {
+        return "";
+      }
+      uint128 rest = 0;
+      const U256 quotient = divide_wide(multiply_pow10(ma, shift), mb.low_128(), &rest);
+      return plain_string(divide_pow10_half_up(quotient, 1), negative_a != (b < 0), scale);
+    }
+    case Operation::kIntegralDivide:
+      return b == 0
+                 ? ""
+                 : plain_string(integral_quotient(align(a, sa, b, sb)), negative_a != (b < 0), 0);
+  }
+  return "";
 }
 
 std::string to_string(int128 value, int32_t scale) {

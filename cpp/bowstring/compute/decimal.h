@@ -78,6 +78,29 @@ Status remainder(int128 a, int32_t sa, int128 b, int32_t sb, int32_t scale, int1
 /// The quotient a / b truncated toward zero, as an integer (scale 0).
 Status integral_divide(int128 a, int32_t sa, int128 b, int32_t sb, int128* out);
 
+/// Significant digits Spark keeps when it negates a decimal (or takes its absolute value): it
+/// negates through Scala's default MathContext, DECIMAL128.
+inline constexpr int kNegationDigits = 34;
+
+/// `value` rounded HALF_EVEN to `kNegationDigits` significant digits, at the same scale; the
+/// scale of those digits (the exponent Java gives the rounded value) is `scale` minus
+/// `*dropped`, the number of digits rounded off.
+int128 round_for_negation(int128 value, int32_t* dropped);
+
+/// Java's `BigDecimal.toString` of `unscaled` at `scale`: plain unless the scale is negative or
+/// the value is below 10^-6 ("1.000E+37", "-0.5", "1E-7").
+std::string java_string(int128 unscaled, int32_t scale);
+
+/// The operations whose overflowing results Spark prints in NUMERIC_VALUE_OUT_OF_RANGE.
+enum class Operation : uint8_t { kAdd, kSubtract, kMultiply, kDivide, kIntegralDivide };
+
+/// The value Spark reports when `a op b` does not fit its result type, in plain notation: the
+/// exact sum or difference; the product cut (toward zero) to 39 significant digits; the
+/// quotient rounded HALF_UP to `scale`; the integral quotient. Empty when it needs more than
+/// 256 bits.
+std::string overflowed_value(Operation op, int128 a, int32_t sa, int128 b, int32_t sb,
+                             int32_t scale);
+
 /// "-12.30" for 1230 at scale 2, "0.05" for 5 at scale 2.
 std::string to_string(int128 value, int32_t scale);
 /// "Decimal(10, 2)"-style name used in Spark's messages.

@@ -118,5 +118,52 @@ TEST(DecimalIntegralDivide, Truncates) {
   EXPECT_EQ(run([](int128* out) { return integral_divide(1, 38, kMax38, 0, out); }, 0), "0");
 }
 
+// Java's BigDecimal.toString: plain for a scale >= 0 down to 10^-6, scientific otherwise.
+TEST(DecimalText, JavaString) {
+  EXPECT_EQ(java_string(static_cast<int128>(pow10(33)), -4),
+            "1.000000000000000000000000000000000E+37");
+  EXPECT_EQ(java_string(static_cast<int128>(pow10(33)), 5), "10000000000000000000000000000.00000");
+  EXPECT_EQ(java_string(-5, 1), "-0.5");
+  EXPECT_EQ(java_string(1, 7), "1E-7");
+  EXPECT_EQ(java_string(12, -1), "1.2E+2");
+  EXPECT_EQ(java_string(0, 0), "0");
+}
+
+// Spark negates through 34 significant digits, HALF_EVEN.
+TEST(DecimalNegation, RoundsTo34Digits) {
+  int32_t dropped = -1;
+  EXPECT_EQ(round_for_negation(-15, &dropped), -15);
+  EXPECT_EQ(dropped, 0);
+  // 12345678901234567890123456789012345000: a tie, the kept last digit 4 is even.
+  const int128 tie = static_cast<int128>(1234567890123456789) * static_cast<int128>(pow10(19)) +
+                     static_cast<int128>(123456789012345000);
+  EXPECT_EQ(to_string(round_for_negation(tie, &dropped), 0),
+            "12345678901234567890123456789012340000");
+  EXPECT_EQ(dropped, 4);
+  EXPECT_EQ(to_string(round_for_negation(-tie - 10000, &dropped), 0),
+            "-12345678901234567890123456789012360000");
+  // 38 nines round up to 10^38, kept as 34 digits dropping 5.
+  EXPECT_EQ(to_string(round_for_negation(kMax38, &dropped), 0),
+            "100000000000000000000000000000000000000");
+  EXPECT_EQ(dropped, 5);
+}
+
+TEST(DecimalText, OverflowedValues) {
+  EXPECT_EQ(overflowed_value(Operation::kAdd, kMax38, 0, 1, 0, 0),
+            "100000000000000000000000000000000000000");
+  EXPECT_EQ(overflowed_value(Operation::kSubtract, -1, 0, kMax38, 0, 0),
+            "-100000000000000000000000000000000000000");
+  // Different scales align: 10^37 - 0.01 + 0.011 at scale 3.
+  EXPECT_EQ(overflowed_value(Operation::kAdd, kMax38, 2, 11, 3, 2),
+            "1000000000000000000000000000000000000.001");
+  EXPECT_EQ(overflowed_value(Operation::kMultiply, kMax38, 0, -15, 1, 1),
+            "-149999999999999999999999999999999999998");
+  EXPECT_EQ(overflowed_value(Operation::kDivide, kMax38, 1, 3, 1, 6),
+            "33333333333333333333333333333333333333.000000");
+  EXPECT_EQ(overflowed_value(Operation::kIntegralDivide, kMax38, 0, 1, 1, 0),
+            "999999999999999999999999999999999999990");
+  EXPECT_EQ(overflowed_value(Operation::kDivide, 1, 0, 0, 0, 6), "");
+}
+
 }  // namespace
 }  // namespace bowstring::compute::decimal

@@ -49,57 +49,45 @@ void check_numeric(const std::string& function, const TypePtr& type) {
   }
 }
 
-// A function of one DOUBLE. `Op(x, &out)` returns kInvalid for rows Spark makes null; as a
-// template argument it is inlined into the loop.
+// A function of one or two DOUBLEs. `Op(x, &out)` or `Op(x, y, &out)` returns kInvalid for
+// rows Spark makes null; as a template argument it is inlined into the loop.
 using DoubleUnary = uint8_t (*)(double, double*);
-
-template <DoubleUnary Op>
-class DoubleFunction final : public ScalarFunction {
- public:
-  DoubleFunction(std::string name, std::string description)
-      : ScalarFunction(std::move(name), {1, 1}, NullHandling::kPropagates, std::move(description)) {
-  }
-
-  std::vector<std::string> signatures() const override { return {"(double) -> double"}; }
-
-  Resolution resolve(std::span<const TypePtr> arguments,
-                     const FunctionOptions& /*options*/) const override {
-    check_numeric(name(), arguments[0]);
-    return {float64(), {float64()}};
-  }
-
-  Datum execute(std::span<const Datum> arguments, const FunctionOptions& /*options*/,
-                ExecContext& context) const override {
-    return unary_kernel<double, double>(
-        arguments[0], float64(), [](double x, double* out) { return Op(x, out); }, kNullOnFailure,
-        [](uint8_t failure, double) { raise_never(failure); }, context);
-  }
-};
-
 using DoubleBinary = uint8_t (*)(double, double, double*);
 
-template <DoubleBinary Op>
-class DoubleBinaryFunction final : public ScalarFunction {
- public:
-  DoubleBinaryFunction(std::string name, std::string description)
-      : ScalarFunction(std::move(name), {2, 2}, NullHandling::kPropagates, std::move(description)) {
-  }
+template <auto Op>
+class DoubleFunction final : public ScalarFunction {
+  static constexpr bool kUnary = std::is_same_v<decltype(Op), DoubleUnary>;
+  static constexpr int kArity = kUnary ? 1 : 2;
 
-  std::vector<std::string> signatures() const override { return {"(double, double) -> double"}; }
+ public:
+  DoubleFunction(std::string name, std::string description)
+      : ScalarFunction(std::move(name), {kArity, kArity}, NullHandling::kPropagates,
+                       std::move(description)) {}
+
+  std::vector<std::string> signatures() const override {
+    return {kUnary ? "(double) -> double" : "(double, double) -> double"};
+  }
 
   Resolution resolve(std::span<const TypePtr> arguments,
                      const FunctionOptions& /*options*/) const override {
-    check_numeric(name(), arguments[0]);
-    check_numeric(name(), arguments[1]);
-    return {float64(), {float64(), float64()}};
+    for (const TypePtr& type : arguments) {
+      check_numeric(name(), type);
+    }
+    return {float64(), std::vector<TypePtr>(kArity, float64())};
   }
 
   Datum execute(std::span<const Datum> arguments, const FunctionOptions& /*options*/,
                 ExecContext& context) const override {
-    return binary_kernel<double, double>(
-        arguments[0], arguments[1], float64(),
-        [](double x, double y, double* out) { return Op(x, y, out); }, kNullOnFailure,
-        [](uint8_t failure, double, double) { raise_never(failure); }, context);
+    if constexpr (kUnary) {
+      return unary_kernel<double, double>(
+          arguments[0], float64(), [](double x, double* out) { return Op(x, out); }, kNullOnFailure,
+          [](uint8_t failure, double) { raise_never(failure); }, context);
+    } else {
+      return binary_kernel<double, double>(
+          arguments[0], arguments[1], float64(),
+          [](double x, double y, double* out) { return Op(x, y, out); }, kNullOnFailure,
+          [](uint8_t failure, double, double) { raise_never(failure); }, context);
+    }
   }
 };
 
@@ -270,20 +258,33 @@ double round_double(double x, int32_t scale, Rounding mode) {
   return std::strtod(number.c_str(), nullptr);
 }
 
-// The scale of a rounding call: option "scale", else the second argument's scalar value.
-int32_t rounding_scale(std::span<const Datum> arguments, const FunctionOptions& options) {
+// ceil and floor take their scale only as a constant INT (Spark's NON_FOLDABLE_ARGUMENT, also
+// for another integral type or NULL).
+[[noreturn]] void raise_non_foldable_scale(const std::string& function) {
+  throw AnalysisError("NON_FOLDABLE_ARGUMENT",
+                      "The function `" + function +
+                          "` requires the parameter `scale` to be a foldable expression of the "
+                          "type \"INT\", but the actual argument is a non-foldable.");
+}
+
+// The scale of a rounding call: option "scale", else the second argument's scalar value. A
+// column is refused as Spark refuses a scale that is not foldable: round and bround with
+// DATATYPE_MISMATCH.NON_FOLDABLE_INPUT, ceil and floor with NON_FOLDABLE_ARGUMENT.
+int32_t rounding_scale(std::span<const Datum> arguments, const FunctionOptions& options,
+                       const std::string& function) {
+  if (arguments.size() == 2 && !arguments[1].is_scalar()) {
+    if (function == "ceil" || function == "floor") {
+      raise_non_foldable_scale(function);
+    }
+    throw AnalysisError("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
+                        "Cannot resolve \"" + function +
+                            "\" due to data type mismatch: the input `scale` should be a "
+                            "foldable \"INT\" expression; however, got a column.");
+  }
   if (auto it = options.find("scale"); it != options.end()) {
     return static_cast<int32_t>(std::get<int64_t>(it->second));
   }
-  if (arguments.size() < 2) {
-    return 0;
-  }
-  const Datum& scale = arguments[1];
-  if (!scale.is_scalar()) {
-    throw AnalysisError("DATATYPE_MISMATCH",
-                        "The scale of a rounding function must be a constant, not a column.");
-  }
-  return Int32Array(scale.array()).value(0);
+  return arguments.size() < 2 ? 0 : Int32Array(arguments[1].array()).value(0);
 }
 
 int32_t rounding_scale_for_types(const FunctionOptions& options) {
@@ -364,11 +365,13 @@ class RoundFunction final : public ScalarFunction {
     }
     casts[0] = type == SparkType::kDecimal ? casts[0] : output;
     if (arguments.size() == 2) {
-      if (!is_integral(spark_type_of(*arguments[1]))) {
-        throw AnalysisError("DATATYPE_MISMATCH",
+      // Spark casts any numeric or STRING scale to INT (round(1.25D, 1.5) rounds to 1 digit).
+      const SparkType scale = spark_type_of(*arguments[1]);
+      if (!is_numeric(scale) && scale != SparkType::kString && scale != SparkType::kNull) {
+        throw AnalysisError("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
                             "Cannot resolve \"" + name() +
-                                "\" due to data type mismatch: the scale requires the type "
-                                "\"INT\", not \"" +
+                                "\" due to data type mismatch: The second parameter requires "
+                                "the \"INT\" type, however the scale has the type \"" +
                                 spark_type_name(*arguments[1]) + "\".");
       }
       casts.push_back(int32());
@@ -383,7 +386,7 @@ class RoundFunction final : public ScalarFunction {
     if (arguments.size() == 2 && arguments[1].scalar_is_null()) {
       return null_result(value.type(), inputs, context);
     }
-    const int32_t scale = rounding_scale(arguments, options);
+    const int32_t scale = rounding_scale(arguments, options, name());
     const Rounding mode = mode_;
     const FailurePolicy policy = FailurePolicy::of(context, false, OnFailure::kNull);
     const std::string& function = name();
@@ -462,19 +465,16 @@ class FloorCeilFunction final : public ScalarFunction {
     if (arguments.size() == 2) {
       // With a scale, Spark computes on DecimalType.forType of the argument, typed as round's.
       check_numeric(name(), arguments[0]);
-      if (!is_integral(spark_type_of(*arguments[1]))) {
-        throw AnalysisError("DATATYPE_MISMATCH",
-                            "Cannot resolve \"" + name() +
-                                "\" due to data type mismatch: the scale requires the type "
-                                "\"INT\", not \"" +
-                                spark_type_name(*arguments[1]) + "\".");
+      if (spark_type_of(*arguments[1]) != SparkType::kInt) {
+        raise_non_foldable_scale(name());
       }
-      const TypePtr decimal = type == SparkType::kNull || type == SparkType::kString
-                                  ? decimal128(30, 15)
-                                  : *decimal_for(arguments[0]);
+      // The value becomes a decimal in `execute`, after the scale is known to be a constant:
+      // Spark refuses a column scale before looking at any value.
+      const bool numeric = is_numeric(type);
+      const TypePtr decimal = numeric ? *decimal_for(arguments[0]) : decimal128(30, 15);
       return {
           rounded_decimal_type(type_cast<DecimalType>(*decimal), rounding_scale_for_types(options)),
-          {decimal, int32()}};
+          {numeric ? spark_storage_type(arguments[0]) : decimal, int32()}};
     }
     if (type == SparkType::kDecimal) {
       const TypePtr storage = spark_storage_type(arguments[0]);
@@ -494,11 +494,20 @@ class FloorCeilFunction final : public ScalarFunction {
     const Rounding mode = mode_;
     const std::string& function = name();
     if (arguments.size() == 2) {
-      const Datum inputs[] = {value};
-      if (arguments[1].scalar_is_null()) {
-        return null_result(value.type(), inputs, context);
+      if (!arguments[1].is_scalar()) {
+        raise_non_foldable_scale(function);
       }
-      return round_decimal(value, rounding_scale(arguments, options), mode, function, context);
+      // Spark rounds DecimalType.forType of the value.
+      const Datum decimal = value.type()->id() == TypeId::kDecimal128
+                                ? value
+                                : call("cast", std::vector<Datum>{value},
+                                       {{"to", *decimal_for(value.type())}}, &context);
+      const Datum inputs[] = {decimal};
+      if (arguments[1].scalar_is_null()) {
+        return null_result(decimal.type(), inputs, context);
+      }
+      return round_decimal(decimal, rounding_scale(arguments, options, name()), mode, function,
+                           context);
     }
     switch (value.type()->id()) {
       case TypeId::kInt64:
@@ -767,20 +776,24 @@ uint8_t log10_op(double x, double* out) {
   *out = std::log10(x);
   return x <= 0 ? kInvalid : kNoFailure;
 }
-uint8_t log2_op(double x, double* out) {
-  *out = std::log2(x);
-  return x <= 0 ? kInvalid : kNoFailure;
-}
+// Spark's log2 is ln(x) / ln(2), which differs from a direct log2 in the last digit for about
+// a third of the values.
+uint8_t log2_op(double x, double* out) { return log_of(x, std::numbers::ln2, out); }
 uint8_t log1p_op(double x, double* out) {
   *out = std::log1p(x);
   return x <= -1 ? kInvalid : kNoFailure;
 }
-// Java's Math.cbrt is exact on perfect cubes (cbrt(27) = 3.0); the C library's may be an ulp
-// off there, so a nearby integer whose cube is x wins.
+// The C library's cube root is up to 3 ulps from the exact one (and from Java's Math.cbrt, which
+// is within 1 and exact on perfect cubes); one Newton step in extended precision brings it to
+// the nearest double but for rare ties.
 uint8_t cbrt_op(double x, double* out) {
   const double root = std::cbrt(x);
-  const double integer = std::nearbyint(root);
-  *out = integer * integer * integer == x ? integer : root;
+  if (!std::isfinite(root) || root == 0) {
+    *out = root;
+    return kNoFailure;
+  }
+  const auto y = static_cast<long double>(root);
+  *out = static_cast<double>(y - (y * y * y - x) / (3 * y * y));
   return kNoFailure;
 }
 uint8_t sin_op(double x, double* out) {
@@ -833,12 +846,17 @@ uint8_t signum_op(double x, double* out) {
   *out = x > 0 ? 1.0 : x < 0 ? -1.0 : x;
   return kNoFailure;
 }
+// Java's Math.pow, where C's differs: a NaN exponent gives NaN (C: pow(1, NaN) is 1), and so
+// does a base of magnitude 1 with an infinite exponent (C: pow(-1, Infinity) is 1).
 uint8_t pow_op(double x, double y, double* out) {
-  *out = std::pow(x, y);
+  const bool java_nan = std::isnan(y) || (std::isinf(y) && std::fabs(x) == 1.0);
+  *out = java_nan ? std::numeric_limits<double>::quiet_NaN() : std::pow(x, y);
   return kNoFailure;
 }
+// Spark's Atan2 adds 0.0 to both arguments, turning -0.0 into 0.0: atan2(-0.0, -1.0) is pi and
+// atan2(-0.0, -0.0) is 0.0.
 uint8_t atan2_op(double y, double x, double* out) {
-  *out = std::atan2(y, x);
+  *out = std::atan2(y + 0.0, x + 0.0);
   return kNoFailure;
 }
 uint8_t hypot_op(double x, double y, double* out) {
@@ -879,13 +897,12 @@ void register_math_functions(FunctionRegistry& registry) {
   add(std::make_shared<DoubleFunction<signum_op>>(
           "signum", "-1.0, 0.0 or 1.0 by the sign of the argument, as a DOUBLE."),
       {"sign"});
-  add(std::make_shared<DoubleBinaryFunction<pow_op>>("pow",
-                                                     "The first argument raised to the second."),
+  add(std::make_shared<DoubleFunction<pow_op>>("pow", "The first argument raised to the second."),
       {"power"});
-  add(std::make_shared<DoubleBinaryFunction<atan2_op>>(
+  add(std::make_shared<DoubleFunction<atan2_op>>(
       "atan2", "The angle of the point (x, y) given as (y, x), in radians."));
-  add(std::make_shared<DoubleBinaryFunction<hypot_op>>(
-      "hypot", "sqrt(x^2 + y^2) without intermediate overflow."));
+  add(std::make_shared<DoubleFunction<hypot_op>>("hypot",
+                                                 "sqrt(x^2 + y^2) without intermediate overflow."));
   registry.add(std::make_shared<LogFunction>());
   registry.add(std::make_shared<ConstantFunction>("e", std::numbers::e, "Euler's number."));
   registry.add(std::make_shared<ConstantFunction>("pi", std::numbers::pi, "The number pi."));

@@ -102,6 +102,62 @@ TEST(Math, PowersAndTrigonometry) {
   expect_doubles(run("sqrt", {make_array<double>({1, 4, 9, 16}).slice(1, 2)}), {2.0, 3.0});
 }
 
+// Spark adds 0.0 to atan2's arguments: atan2(-0.0D, -0.0D) = atan2(0.0D, -0.0D) = 0.0,
+// atan2(-0.0D, -1D) = pi, atan2(-0.0D, 1D) = 0.0. Java's pow: pow(-0.0D, -1D) = -Infinity,
+// pow(-0.0D, 3D) = -0.0, pow(-1D, Infinity) = NaN, pow(1D, NaN) = NaN; hypot(-0.0D, -0.0D) =
+// 0.0, hypot(Infinity, NaN) = Infinity.
+TEST(Math, SignedZerosAndJavaSpecialCases) {
+  expect_doubles(run("atan2", {make_array<double>({-0.0, 0.0, -0.0, -0.0, std::nullopt, -0.0}),
+                               make_array<double>({-0.0, -0.0, -1.0, 1.0, 1.0, 0.0})}),
+                 {0.0, 0.0, std::numbers::pi, 0.0, std::nullopt, 0.0});
+  expect_doubles(run("atan2", {scalar(make_array<double>({-0.0})),
+                               make_array<double>({0.0, -1.0, -0.0}).slice(1, 2)}),
+                 {std::numbers::pi, 0.0});
+  expect_doubles(run("pow", {make_array<double>({-0.0, -0.0, -0.0, -1.0, 1.0, kNaN, 2.0}),
+                             make_array<double>({-1.0, 3.0, 0.5, kInf, kNaN, 0.0, -kInf})}),
+                 {-kInf, -0.0, 0.0, kNaN, kNaN, 1.0, 0.0});
+  expect_doubles(run("pow", {make_array<double>({1.0, -1.0}), scalar(make_array<double>({-kInf}))}),
+                 {kNaN, kNaN});
+  expect_doubles(run("hypot", {make_array<double>({-0.0, kInf}), make_array<double>({-0.0, kNaN})}),
+                 {0.0, kInf});
+}
+
+// Spark refuses a scale that is not a constant: round(x, s) with DATATYPE_MISMATCH.
+// NON_FOLDABLE_INPUT, ceil(x, s) with NON_FOLDABLE_ARGUMENT, which ceil and floor also raise
+// for a constant of another type than INT (ceil(x, 1L), ceil(x, null)); round(1.25D, 1.5) and
+// round(1.25D, '1') are 1.3; round(1.25D, true) does not resolve.
+TEST(Math, ScaleMustBeAConstant) {
+  const Array x = make_array<double>({1.25, 2.5});
+  const Array columns = make_array<int32_t>({1, 0});
+  EXPECT_EQ(error_message<AnalysisError>([&] {
+              run("round", {x, columns});
+            }),
+            "[DATATYPE_MISMATCH.NON_FOLDABLE_INPUT] Cannot resolve \"round\" due to data type "
+            "mismatch: the input `scale` should be a foldable \"INT\" expression; however, got a "
+            "column.");
+  EXPECT_THROW(run("bround", {x, columns}), AnalysisError);
+  EXPECT_EQ(error_message<AnalysisError>([&] {
+              run("ceil", {x, columns});
+            }),
+            "[NON_FOLDABLE_ARGUMENT] The function `ceil` requires the parameter `scale` to be a "
+            "foldable expression of the type \"INT\", but the actual argument is a non-foldable.");
+  EXPECT_THROW(run("floor", {make_decimal_array(decimal128(4, 2), {"1.25"}), columns.slice(0, 1)}),
+               AnalysisError);
+  // The scale is refused before the value would overflow its decimal.
+  EXPECT_THROW(run("ceil", {make_array<double>({1e19, 1.5}), columns}), AnalysisError);
+  // Spark: ceil(15.5D, -1) = 20 as decimal(16,0).
+  expect_array(run("ceil", {make_array<double>({15.5, std::nullopt}), int_scalar(-1)}, true,
+                   {{"scale", int64_t{-1}}}),
+               make_decimal_array(decimal128(16, 0), {"20", std::nullopt}));
+  const FunctionRegistry& registry = default_registry();
+  EXPECT_THROW(registry.get("ceil").resolve(std::vector{float64(), int64()}, {}), AnalysisError);
+  EXPECT_THROW(registry.get("floor").resolve(std::vector{float64(), null()}, {}), AnalysisError);
+  EXPECT_THROW(registry.get("round").resolve(std::vector{float64(), boolean()}, {}), AnalysisError);
+  expect_doubles(run("round", {x, scalar(make_array<double>({1.5}))}), {1.3, 2.5});
+  expect_doubles(run("round", {x.slice(0, 1), scalar(make_string_array({"1"}))}), {1.3});
+  expect_doubles(run("round", {x, Datum::null_scalar(int32())}), {std::nullopt, std::nullopt});
+}
+
 TEST(Math, ResolvesTypes) {
   const FunctionRegistry& registry = default_registry();
   auto output = [&](std::string_view name, std::vector<TypePtr> types,
