@@ -6,7 +6,8 @@ it is tested."""
 from __future__ import annotations
 
 import random
-from typing import Any, List, Optional
+import re
+from typing import Any, Dict, List, Optional, Tuple
 
 import duckdb
 import pyarrow as pa
@@ -270,3 +271,207 @@ def test_scalars_give_scalars_and_numbers_are_cast_to_strings() -> None:
     assert to_list(compute.call("upper", "abé")) == ["ABÉ"]
     assert to_list(compute.call("length", pa.array([12345, None], type=pa.int64()))) == [5, None]
     assert to_list(compute.call("concat", pa.array(["a"]), None)) == [None]
+
+
+# Spark 4.3's answers for Java's line terminators (\n, \r\n, \r, U+0085, U+2028, U+2029): '.'
+# stops at each, '$' also matches before one that ends the text, MULTILINE '^' and '$' match
+# around each (not between \r and \n, '^' never at the very end). RE2 alone knows \n only, so
+# pyarrow answers differently here.
+SPARK_REGEXP_COUNT = [
+    ('a\nb\n', {'^b': 0, '(?m)^b': 1, 'b$': 1, '(?m)a$': 1, '.': 2, '(?m)$': 3, '$': 2, '^': 1, '(?m)^': 2, '\\Z': 2, '(?s).': 4, '(?d).': 2, '(?d)b$': 1, '^$': 0, '(?m)^$': 0, '(?m)^.*$': 2, '.$': 1, '(?m)^\\w+\\n': 2, '(b)$|(a)': 2, '(?i)B$': 1, '(?m)^(\\w)': 2, 'a$\\n?': 0}),
+    ('ab\r\n', {'^b': 0, '(?m)^b': 0, 'b$': 1, '(?m)a$': 0, '.': 2, '(?m)$': 2, '$': 2, '^': 1, '(?m)^': 1, '\\Z': 2, '(?s).': 4, '(?d).': 3, '(?d)b$': 0, '^$': 0, '(?m)^$': 0, '(?m)^.*$': 1, '.$': 1, '(?m)^\\w+\\n': 0, '(b)$|(a)': 2, '(?i)B$': 1, '(?m)^(\\w)': 1, 'a$\\n?': 0}),
+    ('a\r\nb', {'^b': 0, '(?m)^b': 1, 'b$': 1, '(?m)a$': 1, '.': 2, '(?m)$': 2, '$': 1, '^': 1, '(?m)^': 2, '\\Z': 1, '(?s).': 4, '(?d).': 3, '(?d)b$': 1, '^$': 0, '(?m)^$': 0, '(?m)^.*$': 2, '.$': 1, '(?m)^\\w+\\n': 0, '(b)$|(a)': 2, '(?i)B$': 1, '(?m)^(\\w)': 2, 'a$\\n?': 0}),
+    ('a\u2028b', {'^b': 0, '(?m)^b': 1, 'b$': 1, '(?m)a$': 1, '.': 2, '(?m)$': 2, '$': 1, '^': 1, '(?m)^': 2, '\\Z': 1, '(?s).': 3, '(?d).': 3, '(?d)b$': 1, '^$': 0, '(?m)^$': 0, '(?m)^.*$': 2, '.$': 1, '(?m)^\\w+\\n': 0, '(b)$|(a)': 2, '(?i)B$': 1, '(?m)^(\\w)': 2, 'a$\\n?': 0}),
+    ('\u2028', {'^b': 0, '(?m)^b': 0, 'b$': 0, '(?m)a$': 0, '.': 0, '(?m)$': 2, '$': 2, '^': 1, '(?m)^': 1, '\\Z': 2, '(?s).': 1, '(?d).': 1, '(?d)b$': 0, '^$': 1, '(?m)^$': 1, '(?m)^.*$': 1, '.$': 0, '(?m)^\\w+\\n': 0, '(b)$|(a)': 0, '(?i)B$': 0, '(?m)^(\\w)': 0, 'a$\\n?': 0}),
+    ('', {'^b': 0, '(?m)^b': 0, 'b$': 0, '(?m)a$': 0, '.': 0, '(?m)$': 1, '$': 1, '^': 1, '(?m)^': 0, '\\Z': 1, '(?s).': 0, '(?d).': 0, '(?d)b$': 0, '^$': 1, '(?m)^$': 0, '(?m)^.*$': 0, '.$': 0, '(?m)^\\w+\\n': 0, '(b)$|(a)': 0, '(?i)B$': 0, '(?m)^(\\w)': 0, 'a$\\n?': 0}),
+    ('x\r\ny\rz\u2029w\n', {'^b': 0, '(?m)^b': 0, 'b$': 0, '(?m)a$': 0, '.': 4, '(?m)$': 5, '$': 2, '^': 1, '(?m)^': 4, '\\Z': 2, '(?s).': 9, '(?d).': 7, '(?d)b$': 0, '^$': 0, '(?m)^$': 0, '(?m)^.*$': 4, '.$': 1, '(?m)^\\w+\\n': 1, '(b)$|(a)': 0, '(?i)B$': 0, '(?m)^(\\w)': 4, 'a$\\n?': 0}),
+]
+
+
+@pytest.mark.parametrize("text,counts", SPARK_REGEXP_COUNT)
+def test_regex_line_terminators_follow_java(text: str, counts: Dict[str, int]) -> None:
+    array = pa.array(["pad", text, None]).slice(1)
+    for pattern, count in counts.items():
+        assert to_list(compute.call("regexp_count", array, pattern)) == [count, None], pattern
+        assert to_list(compute.call("rlike", array, pattern)) == [count > 0, None], pattern
+
+
+SPARK_MATCH_RESULTS = [
+    ('regexp_replace', ('ab\r\n', '$', '<$0>'), 'ab<>\r\n<>'),
+    ('regexp_extract_all', ('ab\r\n', '($)', 1), ['', '']),
+    ('split', ('ab\r\n', '$'), ['ab', '\r\n', '']),
+    ('regexp_replace', ('ab\r\n', '(?m)$', '<$0>'), 'ab<>\r\n<>'),
+    ('regexp_extract_all', ('ab\r\n', '((?m)$)', 1), ['', '']),
+    ('split', ('ab\r\n', '(?m)$'), ['ab', '\r\n', '']),
+    ('regexp_replace', ('ab\r\n', '(?m)^', '<$0>'), '<>ab\r\n'),
+    ('regexp_extract_all', ('ab\r\n', '((?m)^)', 1), ['']),
+    ('split', ('ab\r\n', '(?m)^'), ['ab\r\n']),
+    ('regexp_replace', ('ab\r\n', '^$', '<$0>'), 'ab\r\n'),
+    ('regexp_extract_all', ('ab\r\n', '(^$)', 1), []),
+    ('split', ('ab\r\n', '^$'), ['ab\r\n']),
+    ('regexp_replace', ('ab\r\n', '(?m)^\\w', '<$0>'), '<a>b\r\n'),
+    ('regexp_extract_all', ('ab\r\n', '((?m)^\\w)', 1), ['a']),
+    ('split', ('ab\r\n', '(?m)^\\w'), ['', 'b\r\n']),
+    ('regexp_replace', ('ab\r\n', 'b$', '<$0>'), 'a<b>\r\n'),
+    ('regexp_extract_all', ('ab\r\n', '(b$)', 1), ['b']),
+    ('split', ('ab\r\n', 'b$'), ['a', '\r\n']),
+    ('regexp_replace', ('ab\r\n', '\\Z', '<$0>'), 'ab<>\r\n<>'),
+    ('regexp_extract_all', ('ab\r\n', '(\\Z)', 1), ['', '']),
+    ('split', ('ab\r\n', '\\Z'), ['ab', '\r\n', '']),
+    ('regexp_replace', ('x\r\ny\rz\u2029w\n', '$', '<$0>'), 'x\r\ny\rz\u2029w<>\n<>'),
+    ('regexp_extract_all', ('x\r\ny\rz\u2029w\n', '($)', 1), ['', '']),
+    ('split', ('x\r\ny\rz\u2029w\n', '$'), ['x\r\ny\rz\u2029w', '\n', '']),
+    ('regexp_replace', ('x\r\ny\rz\u2029w\n', '(?m)$', '<$0>'), 'x<>\r\ny<>\rz<>\u2029w<>\n<>'),
+    ('regexp_extract_all', ('x\r\ny\rz\u2029w\n', '((?m)$)', 1), ['', '', '', '', '']),
+    ('split', ('x\r\ny\rz\u2029w\n', '(?m)$'), ['x', '\r\ny', '\rz', '\u2029w', '\n', '']),
+    ('regexp_replace', ('x\r\ny\rz\u2029w\n', '(?m)^', '<$0>'), '<>x\r\n<>y\r<>z\u2029<>w\n'),
+    ('regexp_extract_all', ('x\r\ny\rz\u2029w\n', '((?m)^)', 1), ['', '', '', '']),
+    ('split', ('x\r\ny\rz\u2029w\n', '(?m)^'), ['x\r\n', 'y\r', 'z\u2029', 'w\n']),
+    ('regexp_replace', ('x\r\ny\rz\u2029w\n', '^$', '<$0>'), 'x\r\ny\rz\u2029w\n'),
+    ('regexp_extract_all', ('x\r\ny\rz\u2029w\n', '(^$)', 1), []),
+    ('split', ('x\r\ny\rz\u2029w\n', '^$'), ['x\r\ny\rz\u2029w\n']),
+    ('regexp_replace', ('x\r\ny\rz\u2029w\n', '(?m)^\\w', '<$0>'), '<x>\r\n<y>\r<z>\u2029<w>\n'),
+    ('regexp_extract_all', ('x\r\ny\rz\u2029w\n', '((?m)^\\w)', 1), ['x', 'y', 'z', 'w']),
+    ('split', ('x\r\ny\rz\u2029w\n', '(?m)^\\w'), ['', '\r\n', '\r', '\u2029', '\n']),
+    ('regexp_replace', ('x\r\ny\rz\u2029w\n', 'b$', '<$0>'), 'x\r\ny\rz\u2029w\n'),
+    ('regexp_extract_all', ('x\r\ny\rz\u2029w\n', '(b$)', 1), []),
+    ('split', ('x\r\ny\rz\u2029w\n', 'b$'), ['x\r\ny\rz\u2029w\n']),
+    ('regexp_replace', ('x\r\ny\rz\u2029w\n', '\\Z', '<$0>'), 'x\r\ny\rz\u2029w<>\n<>'),
+    ('regexp_extract_all', ('x\r\ny\rz\u2029w\n', '(\\Z)', 1), ['', '']),
+    ('split', ('x\r\ny\rz\u2029w\n', '\\Z'), ['x\r\ny\rz\u2029w', '\n', '']),
+]
+
+
+@pytest.mark.parametrize("function,args,expected", SPARK_MATCH_RESULTS)
+def test_match_loops_follow_java_at_line_terminators(
+    function: str, args: Tuple[Any, ...], expected: Any
+) -> None:
+    assert to_list(compute.call(function, pa.array([args[0]]), *args[1:])) == [expected]
+
+
+def test_regexp_extract_all_count_substr_instr_follow_spark() -> None:
+    # Spark 4.3's answers.
+    text = pa.array(["a1b22c333", "abc", None, "", "ab"])
+    assert to_list(compute.call("regexp_extract_all", text, "(\\d+)")) == [
+        ["1", "22", "333"], [], None, [], []]
+    assert to_list(compute.call("regexp_extract_all", text, "(\\d)(\\d*)", 2)) == [
+        ["", "2", "33"], [], None, [], []]
+    assert to_list(compute.call("regexp_extract_all", pa.array(["", "ab"]), "(a*)")) == [
+        [""], ["a", "", ""]]
+    assert to_list(compute.call("regexp_extract_all", "xyz", "(b)", 2)) == [[]]
+    with pytest.raises(errors.IllegalArgumentException) as raised:
+        compute.call("regexp_extract_all", pa.array(["xyz", "abc"]), "b", 1)
+    assert "INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX" in str(raised.value)
+    assert to_list(compute.call("regexp_count", pa.array(["abcabc", "abc", "", "aaa"]), "")) == [
+        7, 4, 1, 4]
+    assert to_list(compute.call("regexp_count", "aaa", "a*")) == [2]
+    assert to_list(compute.call("regexp_substr", pa.array(["abc123def456", "abc"]), "\\d+")) == [
+        "123", None]
+    # regexp_substr is nullif(regexp_extract(str, regexp, 0), '').
+    assert to_list(compute.call("regexp_substr", "abc", "x*")) == [None]
+    assert to_list(compute.call("regexp_instr", pa.array(["abc123def", "abc", "日本語x", "😀x"]),
+                                "\\d+|x")) == [4, 0, 4, 2]
+    # Spark takes the group index but gives the position of the whole match.
+    assert to_list(compute.call("regexp_instr", "abc123", "(\\d)(\\d)", 2)) == [4]
+
+
+def test_regexp_extract_group_index_fails_on_matching_rows_only() -> None:
+    # Spark 4.3: regexp_extract(s, '([a-z]+)', 3) is '' on rows without a match.
+    assert to_list(compute.call("regexp_extract", pa.array(["Ǆ", "", None]), "([a-z]+)", 3)) == [
+        "", "", None]
+    with pytest.raises(errors.IllegalArgumentException) as raised:
+        compute.call("regexp_extract", pa.array(["Ǆ", "abc"]), "([a-z]+)", 3)
+    assert "Expects group index between 0 and 1, but got 3." in str(raised.value)
+
+
+@pytest.mark.parametrize("seed", [21, 22])
+def test_regexp_count_and_extract_all_match_python_re(seed: int) -> None:
+    # Python's re finds successive matches as Java does (an empty match right after another
+    # one included) for patterns without anchors or '.'.
+    values = random_strings(seed, max_length=16)
+    array = sliced(values)
+    for pattern in ("[a-c]+", "[0-9]*", "(é|ж)([a-z]?)", "[日本]", "x*"):
+        compiled = re.compile(pattern)
+        counts = [None if v is None else len(compiled.findall(v)) for v in values]
+        assert to_list(compute.call("regexp_count", array, pattern)) == counts, pattern
+        firsts = [
+            None if v is None else [m.group(compiled.groups and 1) or "" for m in
+                                    compiled.finditer(v)]
+            for v in values
+        ]
+        assert to_list(compute.call("regexp_extract_all", array, pattern, 1 if compiled.groups
+                                    else 0)) == firsts, pattern
+
+
+def test_case_functions_follow_spark_4_3() -> None:
+    # Spark 4.3 (ICU's full mappings): the final sigma rule, title case in initcap. pyarrow
+    # (utf8proc) maps Σ to σ everywhere and has no title case.
+    lowered = ["οδος", "ας", "σ", "σς", "α1σ", "α.ς", "α-σ", "ας x", "ασα", "α·ς"]
+    sigmas = ["ΟΔΟΣ", "ΑΣ", "Σ", "ΣΣ", "Α1Σ", "Α.Σ", "Α-Σ", "ΑΣ x", "ΑΣΑ", "Α·Σ"]
+    assert to_list(compute.call("lower", pa.array(sigmas))) == lowered
+    assert to_list(compute.call("initcap", pa.array(
+        ["ǆemal ǉubljana ǌ", "ßa", "ﬁx", "ŉa", "ΣΑΣ ΟΔΟΣ", "İSTANBUL", "aİ", "x\ty z", "ᾳ"]
+    ))) == ["ǅemal ǈubljana ǋ", "Ssa", "Fix", "ʼNa", "Σας Οδος", "İstanbul", "Ai\u0307",
+            "X\ty Z", "ᾼ"]
+    assert to_list(compute.call("upper", pa.array(["ǰ", "ᾳ", "ﬓ", "ⓐ", "𐐨", "ɐ"]))) == [
+        "J\u030c", "ΑΙ", "ՄՆ", "Ⓐ", "𐐀", "Ɐ"]
+    assert to_list(compute.call("lower", pa.array(["\u2126", "\u212a", "ẞ", "𐐀"]))) == [
+        "ω", "k", "ß", "𐐨"]
+
+
+def invalid_utf8(values: List[bytes]) -> pa.Array:
+    """A string array holding the bytes as they are (possibly malformed UTF-8), as pyarrow lets
+    through with an unsafe cast."""
+    return pa.array(values, pa.binary()).cast(pa.string(), safe=False)
+
+
+def test_malformed_utf8_is_read_as_spark_reads_it() -> None:
+    # Spark 4.3: case functions and ascii decode with one U+FFFD per malformed part; length,
+    # reverse and pads walk characters by the lead byte (UTF8String.numBytesForFirstByte).
+    replacement = "\ufffd"
+    text = invalid_utf8([b"A\xffB", b"\xc0\xaf", b"\xe2AB", b"\x80\x80", b"a\xe2\x82"])
+    assert to_list(compute.call("lower", text)) == [
+        "a" + replacement + "b", replacement * 2, replacement + "ab", replacement * 2,
+        "a" + replacement]
+    assert to_list(compute.call("initcap", text))[2] == replacement + "ab"
+    assert to_list(compute.call("ascii", text)) == [65, 65533, 65533, 65533, 97]
+    assert to_list(compute.call("length", text)) == [3, 2, 1, 2, 2]
+    reversed_bytes = pa.array(compute.call("reverse", text)).cast(pa.binary()).to_pylist()
+    assert reversed_bytes == [b"B\xffA", b"\xaf\xc0", b"\xe2AB", b"\x80\x80", b"\xe2\x82a"]
+    padded = pa.array(compute.call("lpad", text, 5, "x")).cast(pa.binary()).to_pylist()
+    assert padded[2] == b"xxxx\xe2AB"
+
+
+def test_binary_reverse_and_pads_stay_binary() -> None:
+    # Spark 4.3: reverse, lpad and rpad of BINARY are BINARY, byte by byte; the default pad is a
+    # zero byte.
+    data = pa.array([b"\x00\xff", b"\x80abc", None], pa.binary())
+    reversed_data = pa.array(compute.call("reverse", data))
+    assert reversed_data.type == pa.binary()
+    assert reversed_data.to_pylist() == [b"\xff\x00", b"cba\x80", None]
+    assert to_list(compute.call("lpad", data, 6, data)) == [
+        b"\x00\xff\x00\xff\x00\xff", b"\x80a\x80abc", None]
+    assert to_list(compute.call("rpad", data, 6, data)) == [
+        b"\x00\xff\x00\xff\x00\xff", b"\x80abc\x80a", None]
+    assert to_list(compute.call("lpad", pa.array([b"\x01"]), 3)) == [b"\x00\x00\x01"]
+    assert to_list(compute.call("lpad", pa.array([b"\x01"]), 3, "a")) == ["aa\x01"]
+
+
+def test_pad_and_repeat_overflow_fails_per_row() -> None:
+    # Spark 4.3: lpad('İstanbul', 2147483647, 'xy') needs 2147483648 bytes and fails with
+    # "integer overflow" (Math.toIntExact); a null row beside it stays null.
+    assert to_list(compute.call("lpad", pa.array([None, "a"]), pa.array([2147483647, 3]),
+                                "xy")) == [None, "xya"]
+    with pytest.raises(errors.ArithmeticException) as raised:
+        compute.call("lpad", pa.array(["İstanbul"]), 2147483647, "xy")
+    assert "integer overflow" in str(raised.value)
+    with pytest.raises(errors.ArithmeticException):
+        compute.call("repeat", pa.array(["\u2028"]), 2147483647)
+
+
+def test_concat_ws_flattens_arrays() -> None:
+    # Spark 4.3: concat_ws('-', array('a', null, 'b'), 'c', null, array()) is 'a-b-c'.
+    lists = pa.array([["a", None, "b"], [None, None], None, []], pa.list_(pa.string()))
+    assert to_list(compute.call("concat_ws", "-", lists, "c")) == ["a-b-c", "c", "c", "c"]
+    assert to_list(compute.call("concat_ws", ",", lists)) == ["a,b", "", "", ""]
+    assert to_list(compute.call("concat_ws", None, lists)) == [None] * 4

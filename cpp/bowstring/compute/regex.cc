@@ -2,6 +2,7 @@
 
 #include <re2/re2.h>
 
+#include <algorithm>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -49,19 +50,82 @@ bool is_hex(char c) {
 
 }  // namespace
 
-std::string java_regex_to_re2(std::string_view pattern, std::string_view function) {
-  std::string out;
+namespace {
+
+/// Java's line terminators (\r\n, \n, \r, U+0085, U+2028, U+2029), or \n alone in UNIX_LINES
+/// mode, as an RE2 alternation.
+const char* line_terminator(bool unix_lines) {
+  return unix_lines ? "\\n" : "\\r\\n|[\\n\\r\\x{85}\\x{2028}\\x{2029}]";
+}
+
+/// The inline flags of a Java pattern that the translation follows itself.
+struct Flags {
+  bool dotall = false;
+  bool multiline = false;
+  bool unix_lines = false;
+};
+
+/// Applies the flags of `(?idmsux-idmsux` (the text between "(?" and ')' or ':') to `flags`, and
+/// returns them in RE2's spelling (without d and u, which RE2 does not know).
+std::string apply_flags(std::string_view spec, Flags& flags) {
+  std::string kept;
+  bool on = true;
+  for (const char c : spec) {
+    if (c == '-') {
+      on = false;
+    } else if (c == 's') {
+      flags.dotall = on;
+    } else if (c == 'm') {
+      flags.multiline = on;
+    } else if (c == 'd') {
+      flags.unix_lines = on;
+      continue;
+    } else if (c == 'u') {
+      continue;
+    }
+    kept += c;
+  }
+  return kept == "-" ? std::string() : kept;
+}
+
+}  // namespace
+
+JavaPattern translate_java_regex(std::string_view pattern, std::string_view function) {
+  JavaPattern result;
+  std::string& out = result.re2;
   out.reserve(pattern.size() + 8);
+  int groups = 0;
+  auto add_anchor = [&](AnchorKind kind, bool unix_lines) {
+    result.anchors.push_back({++groups, kind});
+    switch (kind) {
+      case AnchorKind::kEnd:
+        out += std::string("(?:(") + line_terminator(unix_lines) + ")?\\z)";
+        break;
+      case AnchorKind::kLineEnd:
+        out += std::string("(?:(") + line_terminator(unix_lines) + ")|\\z)";
+        break;
+      case AnchorKind::kLineStart:
+        // The group is empty at the start, else the terminator.
+        out += std::string("(\\A|") + line_terminator(unix_lines) + ")";
+        break;
+    }
+  };
+  // Flags of each open group, innermost last.
+  std::vector<Flags> flags(1);
   bool in_class = false;
   // Whether the last token was a quantifier: a '+' after one makes it possessive.
   bool after_quantifier = false;
   // Whether a '{' opened a counted repetition that its '}' closes.
   bool in_repetition = false;
+  // Whether nothing of the current alternative has been written yet.
+  bool branch_start = true;
   size_t i = 0;
   const size_t n = pattern.size();
   while (i < n) {
     const char c = pattern[i];
     bool quantifier = false;
+    const bool at_branch_start = branch_start;
+    branch_start = false;
     if (c == '\\' && i + 1 < n) {
       const char next = pattern[i + 1];
       if (next >= '1' && next <= '9' && !in_class) {
@@ -69,6 +133,13 @@ std::string java_regex_to_re2(std::string_view pattern, std::string_view functio
       }
       if (next == 'k' && i + 2 < n && pattern[i + 2] == '<') {
         throw_bad_pattern(pattern, function, "backreferences are not supported");
+      }
+      if (next == 'Z' && !in_class) {
+        // The end, or before a final line terminator.
+        add_anchor(AnchorKind::kEnd, flags.back().unix_lines);
+        i += 2;
+        after_quantifier = false;
+        continue;
       }
       if (next == 'Q') {
         const size_t close = pattern.find("\\E", i + 2);
@@ -146,6 +217,7 @@ std::string java_regex_to_re2(std::string_view pattern, std::string_view functio
       ++i;
       continue;
     }
+    const Flags& current = flags.back();
     switch (c) {
       case '[':
         in_class = true;
@@ -162,7 +234,46 @@ std::string java_regex_to_re2(std::string_view pattern, std::string_view functio
         }
         after_quantifier = false;
         continue;
+      case '.':
+        // Java's '.' stops at every line terminator, not at \n alone.
+        out += current.dotall       ? "(?s:.)"
+               : current.unix_lines ? "[^\\n]"
+                                    : "[^\\n\\r\\x{85}\\x{2028}\\x{2029}]";
+        ++i;
+        after_quantifier = false;
+        continue;
+      case '$':
+        if (!current.multiline) {
+          add_anchor(AnchorKind::kEnd, current.unix_lines);
+        } else if (i + 1 == n || pattern[i + 1] == '|' || pattern[i + 1] == ')') {
+          // At the end of an alternative the terminator may be taken and given back.
+          add_anchor(AnchorKind::kLineEnd, current.unix_lines);
+        } else {
+          out += c;
+        }
+        ++i;
+        after_quantifier = false;
+        continue;
+      case '^':
+        if (current.multiline && at_branch_start) {
+          add_anchor(AnchorKind::kLineStart, current.unix_lines);
+          branch_start = true;
+        } else {
+          out += c;
+        }
+        ++i;
+        after_quantifier = false;
+        continue;
+      case '|':
+        branch_start = true;
+        break;
+      case ')':
+        if (flags.size() > 1) {
+          flags.pop_back();
+        }
+        break;
       case '(':
+        branch_start = true;
         if (i + 2 < n && pattern[i + 1] == '?') {
           const char kind = pattern[i + 2];
           if (kind == '=' || kind == '!') {
@@ -175,11 +286,39 @@ std::string java_regex_to_re2(std::string_view pattern, std::string_view functio
             throw_bad_pattern(pattern, function, "lookbehind is not supported");
           }
           if (kind == '<') {
+            result.java_groups.push_back(++groups);
+            flags.push_back(current);
             out += "(?P<";
             i += 3;
             after_quantifier = false;
             continue;
           }
+          // Inline flags: (?flags) for the rest of the group, (?flags:...) for the group.
+          size_t k = i + 2;
+          while (k < n && std::string_view("idmsuxU-").find(pattern[k]) != std::string_view::npos) {
+            ++k;
+          }
+          if (k < n && (pattern[k] == ')' || pattern[k] == ':')) {
+            Flags changed = current;
+            const std::string kept = apply_flags(pattern.substr(i + 2, k - i - 2), changed);
+            if (pattern[k] == ':') {
+              flags.push_back(changed);
+              out += "(?" + kept + ":";
+            } else {
+              flags.back() = changed;
+              if (!kept.empty()) {
+                out += "(?" + kept + ")";
+              }
+            }
+            i = k + 1;
+            after_quantifier = false;
+            branch_start = pattern[k] == ':' || at_branch_start;
+            continue;
+          }
+          flags.push_back(current);
+        } else {
+          result.java_groups.push_back(++groups);
+          flags.push_back(current);
         }
         break;
       case '+':
@@ -210,7 +349,11 @@ std::string java_regex_to_re2(std::string_view pattern, std::string_view functio
     ++i;
     after_quantifier = quantifier;
   }
-  return out;
+  return result;
+}
+
+std::string java_regex_to_re2(std::string_view pattern, std::string_view function) {
+  return translate_java_regex(pattern, function).re2;
 }
 
 namespace {
@@ -219,16 +362,35 @@ using strings::IntArg;
 using strings::StringArg;
 using strings::StringOutput;
 
-/// A compiled Java regular expression.
-std::unique_ptr<RE2> compile(std::string_view pattern, std::string_view function) {
+/// A Java regular expression compiled for RE2.
+struct CompiledRegex {
+  std::unique_ptr<RE2> re2;
+  JavaPattern java;
+  /// Java's groups, by number (0: the whole match), as RE2 numbers them.
+  std::vector<int> re2_group;
+  bool has_line_start = false;
+
+  int group_count() const { return static_cast<int>(java.java_groups.size()); }
+};
+
+std::unique_ptr<CompiledRegex> compile(std::string_view pattern, std::string_view function) {
+  auto compiled = std::make_unique<CompiledRegex>();
+  compiled->java = translate_java_regex(pattern, function);
   RE2::Options options;
   options.set_log_errors(false);
   options.set_encoding(RE2::Options::EncodingUTF8);
-  auto regex = std::make_unique<RE2>(java_regex_to_re2(pattern, function), options);
-  if (!regex->ok()) {
-    throw_bad_pattern(pattern, function, regex->error());
+  compiled->re2 = std::make_unique<RE2>(compiled->java.re2, options);
+  if (!compiled->re2->ok()) {
+    throw_bad_pattern(pattern, function, compiled->re2->error());
   }
-  return regex;
+  compiled->re2_group.push_back(0);
+  for (const int group : compiled->java.java_groups) {
+    compiled->re2_group.push_back(group);
+  }
+  for (const JavaPattern::Anchor& anchor : compiled->java.anchors) {
+    compiled->has_line_start |= anchor.kind == AnchorKind::kLineStart;
+  }
+  return compiled;
 }
 
 /// The compiled pattern of each row: compiled once when the pattern is a scalar, else per
@@ -241,7 +403,7 @@ class PatternSource {
       constant_ = compile(pattern_.value(0), function_);
     }
   }
-  const RE2& get(int64_t i) {
+  const CompiledRegex& get(int64_t i) {
     if (constant_ != nullptr) {
       return *constant_;
     }
@@ -260,8 +422,8 @@ class PatternSource {
   static constexpr size_t kCacheSize = 64;
   StringArg pattern_;
   std::string function_;
-  std::unique_ptr<RE2> constant_;
-  std::unordered_map<std::string, std::unique_ptr<RE2>> cache_;
+  std::unique_ptr<CompiledRegex> constant_;
+  std::unordered_map<std::string, std::unique_ptr<CompiledRegex>> cache_;
 };
 
 re2::StringPiece piece(std::string_view text) { return {text.data(), text.size()}; }
@@ -279,14 +441,150 @@ size_t search_after_match(std::string_view value, size_t begin, size_t end) {
   return end + static_cast<size_t>(strings::sequence_length(static_cast<uint8_t>(value[end])));
 }
 
+/// Size of the line terminator that ends just before `at` in `value` (0 if none).
+size_t terminator_before(std::string_view value, size_t at) {
+  if (at == 0) {
+    return 0;
+  }
+  const auto last = static_cast<uint8_t>(value[at - 1]);
+  if (last == '\n') {
+    return at >= 2 && value[at - 2] == '\r' ? 2 : 1;
+  }
+  if (last == '\r') {
+    return 1;
+  }
+  if (at >= 2 && last == 0x85 && static_cast<uint8_t>(value[at - 2]) == 0xC2) {
+    return 2;
+  }
+  if (at >= 3 && (last == 0xA8 || last == 0xA9) && static_cast<uint8_t>(value[at - 2]) == 0x80 &&
+      static_cast<uint8_t>(value[at - 3]) == 0xE2) {
+    return 3;
+  }
+  return 0;
+}
+
+/// Finds matches as Java's Matcher.find() does, with Java's groups: the anchor groups of the
+/// translation are checked (no position between \r and \n, no line start at the very end) and
+/// their terminators given back.
+class Finder {
+ public:
+  /// The first match in `value` at or after byte `from`; `groups` receives the whole match and
+  /// Java's groups (null pieces for groups that took no part).
+  bool find(const CompiledRegex& regex, std::string_view value, size_t from,
+            std::vector<re2::StringPiece>& groups) {
+    const RE2& re2 = *regex.re2;
+    const size_t size = value.size();
+    raw_.resize(static_cast<size_t>(re2.NumberOfCapturingGroups()) + 1);
+    groups.resize(regex.re2_group.size());
+    // A line start right at `from` takes the terminator before it.
+    size_t search = regex.has_line_start ? from - terminator_before(value, from) : from;
+    while (search <= size) {
+      if (!re2.Match(piece(value), search, size, RE2::UNANCHORED, raw_.data(),
+                     static_cast<int>(raw_.size()))) {
+        return false;
+      }
+      const auto begin = static_cast<size_t>(raw_[0].data() - value.data());
+      size_t low = 0;
+      size_t high = size;
+      if (accept(regex, value, &low, &high) && std::max(begin, low) >= from) {
+        for (size_t k = 0; k < groups.size(); ++k) {
+          const re2::StringPiece& group = raw_[static_cast<size_t>(regex.re2_group[k])];
+          if (group.data() == nullptr) {
+            groups[k] = re2::StringPiece();
+            continue;
+          }
+          const auto start = static_cast<size_t>(group.data() - value.data());
+          const size_t clamped_start = std::clamp(start, low, high);
+          const size_t clamped_end = std::clamp(start + group.size(), low, high);
+          groups[k] = re2::StringPiece(value.data() + clamped_start, clamped_end - clamped_start);
+        }
+        return true;
+      }
+      if (begin >= size) {
+        return false;
+      }
+      search = std::max(from, begin + static_cast<size_t>(strings::sequence_length(
+                                          static_cast<uint8_t>(value[begin]))));
+    }
+    return false;
+  }
+
+ private:
+  /// Checks the anchor groups of the last match; narrows [low, high] to where Java's match
+  /// lies (after a line start's terminator, before an end's).
+  bool accept(const CompiledRegex& regex, std::string_view value, size_t* low, size_t* high) {
+    for (const JavaPattern::Anchor& anchor : regex.java.anchors) {
+      const re2::StringPiece& taken = raw_[static_cast<size_t>(anchor.group)];
+      if (taken.data() == nullptr) {
+        continue;
+      }
+      const auto start = static_cast<size_t>(taken.data() - value.data());
+      const size_t end = start + taken.size();
+      if (anchor.kind == AnchorKind::kLineStart) {
+        // Not at the very end (even of an empty text), nor between \r and \n.
+        if (end == value.size() || (taken == "\r" && value[end] == '\n')) {
+          return false;
+        }
+        *low = std::max(*low, end);
+      } else {
+        if (taken == "\n" && start > 0 && value[start - 1] == '\r') {
+          return false;
+        }
+        *high = std::min(*high, start);
+      }
+    }
+    return true;
+  }
+
+  std::vector<re2::StringPiece> raw_;
+};
+
 Datum rlike(std::span<const Datum> arguments, ExecContext& context) {
   StringArg text(arguments[0]);
   PatternSource patterns(arguments[1], "rlike");
+  Finder finder;
+  std::vector<re2::StringPiece> groups;
   return strings::map_to_boolean(arguments, context, [&](int64_t i) {
-    return RE2::PartialMatch(piece(text.value(i)), patterns.get(i));
+    const CompiledRegex& regex = patterns.get(i);
+    if (regex.java.anchors.empty()) {
+      return RE2::PartialMatch(piece(text.value(i)), *regex.re2);
+    }
+    return finder.find(regex, text.value(i), 0, groups);
   });
 }
 
+[[noreturn]] void throw_group_index(std::string_view function, int count, int64_t group) {
+  throw IllegalArgumentError("INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX",
+                             "The value of parameter(s) `idx` in `" + std::string(function) +
+                                 "` is invalid: Expects group index between 0 and " +
+                                 std::to_string(count) + ", but got " + std::to_string(group) +
+                                 ".");
+}
+
+/// Calls `found(groups)` for each match of `regex` in `value` from byte `from`, as Java's
+/// Matcher.find() goes on (see `search_after_match`), with `groups` the whole match and Java's
+/// groups; stops early when `found` returns false.
+template <typename Found>
+void for_each_match(std::string_view value, const CompiledRegex& regex, size_t from, Finder& finder,
+                    std::vector<re2::StringPiece>& groups, Found&& found) {
+  size_t search = from;
+  while (search <= value.size() && finder.find(regex, value, search, groups)) {
+    const auto begin = static_cast<size_t>(groups[0].data() - value.data());
+    if (!found(groups)) {
+      return;
+    }
+    search = search_after_match(value, begin, begin + groups[0].size());
+  }
+}
+
+/// The text of `group` (a group that took no part in the match gives an empty string).
+std::string_view group_text(const re2::StringPiece& group) {
+  return group.data() != nullptr ? std::string_view(group.data(), group.size())
+                                 : std::string_view();
+}
+
+/// regexp_extract: a group index outside the pattern's groups fails on the rows that match
+/// only, as in Spark (the others give an empty string).
 Datum regexp_extract(std::span<const Datum> arguments, ExecContext& context) {
   StringArg text(arguments[0]);
   PatternSource patterns(arguments[1], "regexp_extract");
@@ -295,28 +593,143 @@ Datum regexp_extract(std::span<const Datum> arguments, ExecContext& context) {
   if (has_index) {
     index.emplace(arguments[2]);
   }
+  Finder finder;
   std::vector<re2::StringPiece> groups;
   return strings::map_to_string(arguments, utf8(), context, [&](int64_t i, StringOutput& out) {
-    const RE2& regex = patterns.get(i);
+    const CompiledRegex& regex = patterns.get(i);
     const int64_t group = has_index ? index->value(i) : 1;
-    const int count = regex.NumberOfCapturingGroups();
-    if (group < 0 || group > count) {
-      throw IllegalArgumentError(
-          "INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX",
-          "The value of parameter(s) `idx` in `regexp_extract` is invalid: Expects group index "
-          "between 0 and " +
-              std::to_string(count) + ", but got " + std::to_string(group) + ".");
-    }
-    groups.assign(static_cast<size_t>(group) + 1, re2::StringPiece());
-    const std::string_view value = text.value(i);
-    if (regex.Match(piece(value), 0, value.size(), RE2::UNANCHORED, groups.data(),
-                    static_cast<int>(group) + 1)) {
-      const re2::StringPiece& found = groups[static_cast<size_t>(group)];
-      if (found.data() != nullptr) {
-        out.append({found.data(), found.size()});
+    if (finder.find(regex, text.value(i), 0, groups)) {
+      if (group < 0 || group > regex.group_count()) {
+        throw_group_index("regexp_extract", regex.group_count(), group);
       }
+      out.append(group_text(groups[static_cast<size_t>(group)]));
     }
     return true;
+  });
+}
+
+/// Builds an ARRAY<STRING> result row by row.
+class StringListOutput {
+ public:
+  StringListOutput(std::span<const Datum> arguments, ExecContext& context)
+      : arguments_(arguments),
+        length_(strings::result_length(arguments)),
+        validity_(and_validity(arguments, length_, context.allocator, &null_count_)),
+        offsets_(context.allocator),
+        values_(context.allocator) {
+    offsets_.reserve(length_ + 1);
+    offsets_.unsafe_append(0);
+  }
+  int64_t length() const { return length_; }
+  bool row_valid(int64_t i) const { return strings::row_valid(validity_, i); }
+  void append(std::string_view value) {
+    values_.append(value);
+    ++count_;
+  }
+  void finish_row() {
+    if (count_ > std::numeric_limits<int32_t>::max()) {
+      throw InvalidArgument(
+          "the result of a regular expression function passes 2^31 - 1 "
+          "strings in one array");
+    }
+    offsets_.unsafe_append(static_cast<int32_t>(count_));
+  }
+  Datum finish() {
+    Array child = values_.finish();
+    Array array(std::make_shared<ArrayData>(
+        list(utf8()), length_,
+        std::vector<std::shared_ptr<Buffer>>{std::move(validity_), offsets_.finish()}, null_count_,
+        0, std::vector<ArrayDataPtr>{child.data()}));
+    return strings::all_scalars(arguments_) ? Datum::scalar(std::move(array))
+                                            : Datum(std::move(array));
+  }
+
+ private:
+  std::span<const Datum> arguments_;
+  int64_t length_;
+  int64_t null_count_ = 0;
+  std::shared_ptr<Buffer> validity_;
+  TypedBufferBuilder<int32_t> offsets_;
+  StringBuilder values_;
+  int64_t count_ = 0;
+};
+
+/// regexp_extract_all: group idx (1 by default) of every match; the group index is checked on
+/// the rows that match, as regexp_extract does.
+Datum regexp_extract_all(std::span<const Datum> arguments, ExecContext& context) {
+  StringArg text(arguments[0]);
+  PatternSource patterns(arguments[1], "regexp_extract_all");
+  const bool has_index = arguments.size() > 2;
+  std::optional<IntArg> index;
+  if (has_index) {
+    index.emplace(arguments[2]);
+  }
+  Finder finder;
+  std::vector<re2::StringPiece> groups;
+  StringListOutput out(arguments, context);
+  for (int64_t i = 0; i < out.length(); ++i) {
+    if (out.row_valid(i)) {
+      const CompiledRegex& regex = patterns.get(i);
+      const int64_t group = has_index ? index->value(i) : 1;
+      for_each_match(text.value(i), regex, 0, finder, groups, [&](const auto& found) {
+        if (group < 0 || group > regex.group_count()) {
+          throw_group_index("regexp_extract_all", regex.group_count(), group);
+        }
+        out.append(group_text(found[static_cast<size_t>(group)]));
+        return true;
+      });
+    }
+    out.finish_row();
+  }
+  return out.finish();
+}
+
+Datum regexp_count(std::span<const Datum> arguments, ExecContext& context) {
+  StringArg text(arguments[0]);
+  PatternSource patterns(arguments[1], "regexp_count");
+  Finder finder;
+  std::vector<re2::StringPiece> groups;
+  return strings::map_to_int32(arguments, context, [&](int64_t i) {
+    int32_t count = 0;
+    for_each_match(text.value(i), patterns.get(i), 0, finder, groups, [&](const auto&) {
+      ++count;
+      return true;
+    });
+    return count;
+  });
+}
+
+/// regexp_substr: the first match, or null when there is none or it is empty (Spark's
+/// nullif(regexp_extract(str, regexp, 0), '')).
+Datum regexp_substr(std::span<const Datum> arguments, ExecContext& context) {
+  StringArg text(arguments[0]);
+  PatternSource patterns(arguments[1], "regexp_substr");
+  Finder finder;
+  std::vector<re2::StringPiece> groups;
+  return strings::map_to_string(arguments, utf8(), context, [&](int64_t i, StringOutput& out) {
+    if (!finder.find(patterns.get(i), text.value(i), 0, groups) || groups[0].empty()) {
+      return false;
+    }
+    out.append(group_text(groups[0]));
+    return true;
+  });
+}
+
+/// regexp_instr: the 1-based character position of the first match, or 0. Spark 4 takes the
+/// group index but reports the start of the whole match whatever it is.
+Datum regexp_instr(std::span<const Datum> arguments, ExecContext& context) {
+  StringArg text(arguments[0]);
+  PatternSource patterns(arguments[1], "regexp_instr");
+  Finder finder;
+  std::vector<re2::StringPiece> groups;
+  return strings::map_to_int32(arguments, context, [&](int64_t i) {
+    const std::string_view value = text.value(i);
+    if (!finder.find(patterns.get(i), value, 0, groups)) {
+      return 0;
+    }
+    return static_cast<int32_t>(strings::count_chars(reinterpret_cast<const uint8_t*>(value.data()),
+                                                     groups[0].data() - value.data()) +
+                                1);
   });
 }
 
@@ -327,10 +740,11 @@ struct ReplacementPart {
 };
 
 /// Parses Java's replacement syntax: `$n` and `${name}` insert groups, `\x` is x.
-std::vector<ReplacementPart> parse_replacement(std::string_view replacement, const RE2& regex) {
+std::vector<ReplacementPart> parse_replacement(std::string_view replacement,
+                                               const CompiledRegex& regex) {
   std::vector<ReplacementPart> parts;
   std::string literal;
-  const int count = regex.NumberOfCapturingGroups();
+  const int count = regex.group_count();
   auto fail = [&](const std::string& reason) {
     throw IllegalArgumentError("INVALID_PARAMETER_VALUE",
                                "The value of parameter(s) `rep` in `regexp_replace` is invalid: " +
@@ -354,12 +768,15 @@ std::vector<ReplacementPart> parse_replacement(std::string_view replacement, con
           fail("named capturing group is missing trailing '}'");
         }
         const std::string name(replacement.substr(i + 2, close - i - 2));
-        const auto& names = regex.NamedCapturingGroups();
+        const auto& names = regex.re2->NamedCapturingGroups();
         const auto found = names.find(name);
         if (found == names.end()) {
           fail("no group with name {" + name + "}");
         }
-        group = found->second;
+        // RE2's number of the group, as Java numbers it.
+        group = static_cast<int>(
+            std::find(regex.re2_group.begin(), regex.re2_group.end(), found->second) -
+            regex.re2_group.begin());
         i = close;
       } else {
         const char digit = replacement[i + 1];
@@ -404,9 +821,10 @@ Datum regexp_replace(std::span<const Datum> arguments, ExecContext& context) {
   const bool constant = arguments[1].is_scalar() && arguments[2].is_scalar();
   std::vector<ReplacementPart> parts;
   bool parsed = false;
+  Finder finder;
   std::vector<re2::StringPiece> groups;
   return strings::map_to_string(arguments, utf8(), context, [&](int64_t i, StringOutput& out) {
-    const RE2& regex = patterns.get(i);
+    const CompiledRegex& regex = patterns.get(i);
     if (!constant || !parsed) {
       parts = parse_replacement(replacement.value(i), regex);
       parsed = true;
@@ -419,30 +837,22 @@ Datum regexp_replace(std::span<const Datum> arguments, ExecContext& context) {
                                      std::to_string(from_char) + ".");
     }
     const std::string_view value = text.value(i);
-    const size_t size = value.size();
-    groups.resize(static_cast<size_t>(regex.NumberOfCapturingGroups()) + 1);
-    size_t search = static_cast<size_t>(strings::char_offset(value, from_char - 1));
-    if (from_char - 1 > 0 && search >= size) {
+    const size_t from = static_cast<size_t>(strings::char_offset(value, from_char - 1));
+    if (from_char - 1 > 0 && from >= value.size()) {
       out.append(value);
       return true;
     }
     size_t copied = 0;
-    while (search <= size && regex.Match(piece(value), search, size, RE2::UNANCHORED, groups.data(),
-                                         static_cast<int>(groups.size()))) {
-      const auto begin = static_cast<size_t>(groups[0].data() - value.data());
-      const size_t end = begin + groups[0].size();
+    for_each_match(value, regex, from, finder, groups, [&](const auto& found) {
+      const auto begin = static_cast<size_t>(found[0].data() - value.data());
       out.append(value.substr(copied, begin - copied));
       for (const ReplacementPart& part : parts) {
-        if (part.group < 0) {
-          out.append(part.literal);
-        } else {
-          const re2::StringPiece& group = groups[static_cast<size_t>(part.group)];
-          out.append({group.data(), group.size()});
-        }
+        out.append(part.group < 0 ? std::string_view(part.literal)
+                                  : group_text(found[static_cast<size_t>(part.group)]));
       }
-      copied = end;
-      search = search_after_match(value, begin, end);
-    }
+      copied = begin + found[0].size();
+      return true;
+    });
     out.append(value.substr(copied));
     return true;
   });
@@ -450,8 +860,8 @@ Datum regexp_replace(std::span<const Datum> arguments, ExecContext& context) {
 
 /// Appends the pieces of Java's `Pattern.split(value, limit)` (Spark's split, where a limit of
 /// zero or less means no limit and trailing empty strings are kept).
-void split_row(std::string_view value, const RE2& regex, bool empty_pattern, int64_t limit,
-               StringBuilder& out, int64_t* count) {
+void split_row(std::string_view value, const CompiledRegex& regex, bool empty_pattern,
+               int64_t limit, Finder& finder, StringListOutput& out) {
   const size_t size = value.size();
   if (empty_pattern && size > 0) {
     // Spark splits into characters, without a trailing empty string.
@@ -465,39 +875,26 @@ void split_row(std::string_view value, const RE2& regex, bool empty_pattern, int
       at += n;
     }
     out.append(value.substr(at));
-    *count += pieces;
     return;
   }
-  re2::StringPiece match;
   size_t index = 0;
-  size_t search = 0;
   int64_t pieces = 0;
-  bool found_any = false;
-  while (search <= size && regex.Match(piece(value), search, size, RE2::UNANCHORED, &match, 1)) {
-    const auto begin = static_cast<size_t>(match.data() - value.data());
-    const size_t end = begin + match.size();
-    found_any = true;
-    if (limit <= 0 || pieces < limit - 1) {
-      // A zero-width match at the very beginning yields no leading empty string.
-      if (!(begin == 0 && end == 0)) {
-        out.append(value.substr(index, begin - index));
-        ++pieces;
-        index = end;
-      }
-    } else {
-      break;
+  std::vector<re2::StringPiece> groups;
+  for_each_match(value, regex, 0, finder, groups, [&](const auto& found) {
+    if (limit > 0 && pieces >= limit - 1) {
+      return false;
     }
-    search = search_after_match(value, begin, end);
-  }
-  if (!found_any || index == 0) {
-    if (pieces == 0) {
-      out.append(value);
-      *count += 1;
-      return;
+    const auto begin = static_cast<size_t>(found[0].data() - value.data());
+    const size_t end = begin + found[0].size();
+    // A zero-width match at the very beginning yields no leading empty string.
+    if (end != 0) {
+      out.append(value.substr(index, begin - index));
+      ++pieces;
+      index = end;
     }
-  }
+    return true;
+  });
   out.append(value.substr(index));
-  *count += pieces + 1;
 }
 
 Datum split(std::span<const Datum> arguments, ExecContext& context) {
@@ -509,32 +906,16 @@ Datum split(std::span<const Datum> arguments, ExecContext& context) {
   if (has_limit) {
     limit.emplace(arguments[2]);
   }
-  const int64_t length = strings::result_length(arguments);
-  int64_t null_count = 0;
-  std::shared_ptr<Buffer> validity =
-      and_validity(arguments, length, context.allocator, &null_count);
-  TypedBufferBuilder<int32_t> offsets(context.allocator);
-  offsets.reserve(length + 1);
-  offsets.unsafe_append(0);
-  StringBuilder values(context.allocator);
-  int64_t count = 0;
-  for (int64_t i = 0; i < length; ++i) {
-    if (strings::row_valid(validity, i)) {
+  Finder finder;
+  StringListOutput out(arguments, context);
+  for (int64_t i = 0; i < out.length(); ++i) {
+    if (out.row_valid(i)) {
       split_row(text.value(i), patterns.get(i), pattern_text.value(i).empty(),
-                has_limit ? limit->value(i) : -1, values, &count);
-      if (count > std::numeric_limits<int32_t>::max()) {
-        throw InvalidArgument("the result of split passes 2^31 - 1 strings in one array");
-      }
+                has_limit ? limit->value(i) : -1, finder, out);
     }
-    offsets.unsafe_append(static_cast<int32_t>(count));
+    out.finish_row();
   }
-  Array child = values.finish();
-  Array array(std::make_shared<ArrayData>(
-      list(utf8()), length,
-      std::vector<std::shared_ptr<Buffer>>{std::move(validity), offsets.finish()}, null_count, 0,
-      std::vector<ArrayDataPtr>{child.data()}));
-  return strings::all_scalars(arguments) ? Datum::scalar(std::move(array))
-                                         : Datum(std::move(array));
+  return out.finish();
 }
 
 // --- like, ilike ------------------------------------------------------------------------------
@@ -758,6 +1139,22 @@ void register_regex_functions(FunctionRegistry& registry) {
                "replaced; $n in the replacement inserts group n.",
                {"(string, regexp: string, rep: string[, pos: int]) -> string"},
                {kStr, kStr, kStr, kInt}, utf8(), regexp_replace);
+  add_function(registry, "regexp_extract_all", {}, {2, 3},
+               "The text of group idx (1 by default) of every match of the regular expression.",
+               {"(string, regexp: string[, idx: int]) -> array<string>"}, {kStr, kStr, kInt},
+               list(utf8()), regexp_extract_all);
+  add_function(registry, "regexp_count", {}, {2, 2},
+               "The number of matches of the regular expression in the string.",
+               {"(string, regexp: string) -> int"}, {kStr}, int32(), regexp_count);
+  add_function(registry, "regexp_substr", {}, {2, 2},
+               "The first match of the regular expression, or null when there is none or it is "
+               "empty.",
+               {"(string, regexp: string) -> string"}, {kStr}, utf8(), regexp_substr);
+  add_function(registry, "regexp_instr", {}, {2, 3},
+               "The 1-based position of the first match of the regular expression, or 0; idx is "
+               "accepted and, as in Spark, does not change the answer.",
+               {"(string, regexp: string[, idx: int]) -> int"}, {kStr, kStr, kInt}, int32(),
+               regexp_instr);
   add_function(registry, "split", {}, {2, 3},
                "The parts of the string around matches of the regular expression, at most limit "
                "of them when limit is positive.",

@@ -59,6 +59,35 @@ TEST(JavaRegexTest, TranslatesWhatRe2SpellsDifferently) {
             "[ \\t\\x{A0}\\x{1680}\\x{180E}\\x{2000}-\\x{200A}\\x{202F}\\x{205F}\\x{3000}.]");
 }
 
+TEST(JavaRegexTest, LineTerminatorsAsJava) {
+  EXPECT_EQ(
+      java_regex_to_re2("a.b$", "rlike"),
+      "a[^\\n\\r\\x{85}\\x{2028}\\x{2029}]b(?:(\\r\\n|[\\n\\r\\x{85}\\x{2028}\\x{2029}])?\\z)");
+  EXPECT_EQ(java_regex_to_re2("(?d)^.(?s:.)", "rlike"), "^[^\\n](?s:(?s:.))");
+  // Checked against Spark 4.3.
+  const auto count = [](std::string text, std::string pattern) {
+    return run("regexp_count", {strs({std::move(text)}), str(std::move(pattern))});
+  };
+  const auto ints = [](int32_t value) { return make_array<int32_t>({value}); };
+  expect_array(count("a\rb", "."), ints(2));
+  expect_array(count("a\u2028b\u0085c", "."), ints(3));
+  expect_array(count("a\rb", "(?d)."), ints(3));
+  expect_array(count("a\nb", "(?s)."), ints(3));
+  expect_array(count("ab\n", "$"), ints(2));
+  expect_array(count("ab\n\n", "b$"), ints(0));
+  expect_array(count("ab\r\n", "\\Z"), ints(2));
+  expect_array(count("a\r\n", "(?m)$"), ints(2));
+  expect_array(count("a\r\nb", "(?m)^"), ints(2));
+  expect_array(count("a\n", "(?m)^"), ints(1));
+  expect_array(count("", "(?m)^"), ints(0));
+  expect_array(count("x\r\ny\rz\u2029w\n", "(?m)^(\\w)"), ints(4));
+  expect_array(run("rlike", {strs({"\u2028", "ab\u2028", "a\r\n"}), str("^$|b$|\\r$")}),
+               bools({true, true, false}));
+  expect_array(run("regexp_replace", {strs({"ab\r\n"}), str("$"), str("<$0>")}),
+               strs({"ab<>\r\n<>"}));
+  expect_array(run("regexp_extract", {strs({"ab\n"}), str("(b)$"), int_scalar(0)}), strs({"b"}));
+}
+
 TEST(JavaRegexTest, RejectsWhatRe2CannotDo) {
   const std::vector<std::pair<std::string, std::string>> cases{
       {"(a)\\1", "backreferences"},
@@ -121,6 +150,81 @@ TEST(RegexpExtractTest, GroupsAndSparkCornerCases) {
               HasSubstr("[INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX] The value of parameter(s) "
                         "`idx` in `regexp_extract` is invalid: Expects group index between 0 and "
                         "1, but got 3."));
+}
+
+TEST(RegexpExtractTest, GroupIndexIsCheckedOnMatchingRowsOnly) {
+  // Checked against Spark 4.3: regexp_extract('xyz', 'b', 1) is '' while
+  // regexp_extract('abc', 'b', 1) fails; so does a negative index on a matching row.
+  expect_array(run("regexp_extract", {strs({"xyz", kNull, "zz"}), str("b"), int_scalar(1)}),
+               strs({"", kNull, ""}));
+  expect_array(run("regexp_extract", {strs({"xyz"}), str("(b)"), int_scalar(-1)}), strs({""}));
+  EXPECT_THAT(error_message<IllegalArgumentError>([&] {
+                run("regexp_extract", {strs({"xyz", "abc"}), str("b"), int_scalar(1)});
+              }),
+              HasSubstr("Expects group index between 0 and 0, but got 1."));
+  EXPECT_THAT(error_message<IllegalArgumentError>([&] {
+                run("regexp_extract", {strs({"abc"}), str("(b)"), int_scalar(-1)});
+              }),
+              HasSubstr("Expects group index between 0 and 1, but got -1."));
+}
+
+TEST(RegexpExtractAllTest, EveryMatchOfAGroup) {
+  // Checked against Spark 4.3.
+  const Array text = strs({"pad", "a1b22c333", "abc", kNull, "", "ab"});
+  expect_array(run("regexp_extract_all", {text.slice(1), str("(\\d+)")}),
+               string_lists({{{"1", "22", "333"}}, {{}}, std::nullopt, {{}}, {{}}}));
+  expect_array(run("regexp_extract_all", {text.slice(1, 1), str("(\\d)(\\d*)"), int_scalar(2)}),
+               string_lists({{{"", "2", "33"}}}));
+  expect_array(run("regexp_extract_all", {text.slice(1, 1), str("\\d+"), int_scalar(0)}),
+               string_lists({{{"1", "22", "333"}}}));
+  expect_array(run("regexp_extract_all", {text.slice(4), str("(a*)")}),
+               string_lists({{{""}}, {{"a", "", ""}}}));
+  expect_array(run("regexp_extract_all", {strs({"abab"}), str("(x)?b"), int_scalar(1)}),
+               string_lists({{{"", ""}}}));
+  expect_array(run("regexp_extract_all", {text.slice(0, 0), str("a")}), string_lists({}));
+  const Datum scalar = run("regexp_extract_all", {str("a1a2"), str("a(\\d)")});
+  ASSERT_TRUE(scalar.is_scalar());
+  EXPECT_TRUE(scalar.array().equals(string_lists({{{"1", "2"}}})));
+  // regexp_extract_all('xyz', '(b)', 2) is [], regexp_extract_all('abc', 'b', 1) fails.
+  expect_array(run("regexp_extract_all", {strs({"xyz"}), str("(b)"), int_scalar(2)}),
+               string_lists({{{}}}));
+  EXPECT_THAT(error_message<IllegalArgumentError>([&] {
+                run("regexp_extract_all", {strs({"xyz", "abc"}), str("b"), int_scalar(1)});
+              }),
+              HasSubstr("[INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX] The value of parameter(s) "
+                        "`idx` in `regexp_extract_all` is invalid: Expects group index between 0 "
+                        "and 0, but got 1."));
+}
+
+TEST(RegexpCountSubstrInstrTest, SparkAnswers) {
+  // Checked against Spark 4.3.
+  const Array text = strs({"pad", "abcabc", "abc", "", "aaa", kNull});
+  expect_array(run("regexp_count", {text.slice(1), str("b")}),
+               make_array<int32_t>({2, 1, 0, 0, kNull}));
+  expect_array(run("regexp_count", {text.slice(1), str("")}),
+               make_array<int32_t>({7, 4, 1, 4, kNull}));
+  expect_array(run("regexp_count", {strs({"aaa"}), str("a*")}), make_array<int32_t>({2}));
+  expect_array(run("regexp_substr", {strs({"abc123def456", "abc", kNull}), str("\\d+")}),
+               strs({"123", kNull, kNull}));
+  expect_array(run("regexp_substr", {strs({"abc", "aaa"}), str("a*")}), strs({"a", "aaa"}));
+  expect_array(run("regexp_substr", {strs({"abc"}), str("")}), strs({kNull}));
+  expect_array(
+      run("regexp_instr", {strs({"abc123def", "abc", kNull, "日本語x", "😀x"}), str("\\d+|x")}),
+      make_array<int32_t>({4, 0, kNull, 4, 2}));
+  // The group index does not change Spark's answer: regexp_instr('abc123', '(\d)(\d)', 2) is 4.
+  expect_array(run("regexp_instr", {strs({"abc123"}), str("(\\d)(\\d)"), int_scalar(2)}),
+               make_array<int32_t>({4}));
+  expect_array(run("regexp_instr", {strs({"abc"}), str("b"), int_scalar(-1)}),
+               make_array<int32_t>({2}));
+  expect_array(run("regexp_instr", {strs({"abc"}), str("")}), make_array<int32_t>({1}));
+  EXPECT_THAT(error_message<IllegalArgumentError>([&] {
+                run("regexp_instr", {strs({"abc"}), str("(b")});
+              }),
+              HasSubstr("[INVALID_PARAMETER_VALUE.PATTERN] The value of parameter(s) `regexp` "
+                        "in `regexp_instr` is invalid: '(b'"));
+  const Datum scalar = run("regexp_count", {str("banana"), str("an")});
+  ASSERT_TRUE(scalar.is_scalar());
+  EXPECT_TRUE(scalar.array().equals(make_array<int32_t>({2})));
 }
 
 TEST(RegexpReplaceTest, JavaReplacementSyntaxAndEmptyMatches) {

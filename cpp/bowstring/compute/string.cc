@@ -92,6 +92,10 @@ Resolution StringFunction::resolve(std::span<const TypePtr> arguments,
       } else {
         throw_mismatch(name(), i, "INT", *type);
       }
+    } else if (param == Param::kStringOrArray &&
+               (id == TypeId::kList || id == TypeId::kLargeList)) {
+      const TypeId element = static_cast<const ListType&>(*type).value_type()->id();
+      resolved = is_string_like(element) || element == TypeId::kNull ? type : list(utf8());
     } else if (param == Param::kStringOrBinary && binary) {
       resolved = is_binary_like(id) ? type : bowstring::binary();
     } else if (is_string_like(id)) {
@@ -214,7 +218,7 @@ Datum case_kernel(const Datum& argument, ExecContext& context) {
     // Most text keeps its size; a row may grow threefold at most (ΐ: two bytes to six), so
     // the buffer grows (doubling) only when a row could pass its end.
     out_data.resize(total + total / 8 + 64);
-    const uint16_t* table = two_byte_case_table(kUpper);
+    const CaseMap& map = case_map(kUpper);
     int64_t written = 0;
     out_offset[0] = 0;
     for (int64_t i = 0; i < length; ++i) {
@@ -224,7 +228,7 @@ Datum case_kernel(const Datum& argument, ExecContext& context) {
         out_data.resize(std::max(2 * out_data.size(), written + 3 * size));
       }
       uint8_t* out = out_data.mutable_data() + written;
-      written += write_case<kUpper>(table, in, size, out);
+      written += write_case<kUpper>(map, in, size, out);
       if (written > std::numeric_limits<int32_t>::max()) {
         throw InvalidArgument("the result of a case conversion passes 2 GiB of string data");
       }
@@ -251,44 +255,49 @@ Datum change_case(std::span<const Datum> arguments, ExecContext& context) {
 
 enum class TrimSide : uint8_t { kBoth, kLeft, kRight };
 
-bool contains_code_point(std::string_view set, char32_t cp) {
-  const auto* p = reinterpret_cast<const uint8_t*>(set.data());
-  const uint8_t* end = p + set.size();
-  while (p < end) {
-    if (decode(&p, end) == cp) {
+/// Whether the character `c` (its bytes) is one of the characters of `set`, both cut into
+/// characters as Spark cuts them.
+bool contains_char(std::string_view set, std::string_view c) {
+  size_t k = 0;
+  while (k < set.size()) {
+    const auto n = static_cast<size_t>(sequence_length(static_cast<uint8_t>(set[k])));
+    if (set.substr(k, n) == c) {
       return true;
     }
+    k += n;
   }
   return false;
 }
 
-/// `text` without the leading and/or trailing code points that are in `set`.
+/// `text` without the leading and/or trailing characters that are in `set`.
 std::string_view trim_view(std::string_view text, std::string_view set, TrimSide side) {
-  const auto* begin = reinterpret_cast<const uint8_t*>(text.data());
-  const uint8_t* end = begin + text.size();
+  size_t begin = 0;
+  size_t end = text.size();
   if (side != TrimSide::kRight) {
     while (begin < end) {
-      const uint8_t* next = begin;
-      if (!contains_code_point(set, decode(&next, end))) {
+      const auto n = static_cast<size_t>(sequence_length(static_cast<uint8_t>(text[begin])));
+      if (!contains_char(set, text.substr(begin, n))) {
         break;
       }
-      begin = next;
+      begin += n;
     }
   }
   if (side != TrimSide::kLeft) {
-    while (end > begin) {
-      const uint8_t* last = end - 1;
-      while (last > begin && is_continuation(*last)) {
-        --last;
+    // Characters are cut going forward, as Spark does: the text ends after the last character
+    // that is not in the set.
+    size_t kept_end = begin;
+    size_t k = begin;
+    while (k < end) {
+      const size_t n = std::min<size_t>(
+          static_cast<size_t>(sequence_length(static_cast<uint8_t>(text[k]))), end - k);
+      if (!contains_char(set, text.substr(k, n))) {
+        kept_end = k + n;
       }
-      const uint8_t* p = last;
-      if (!contains_code_point(set, decode(&p, end))) {
-        break;
-      }
-      end = last;
+      k += n;
     }
+    end = kept_end;
   }
-  return {reinterpret_cast<const char*>(begin), static_cast<size_t>(end - begin)};
+  return text.substr(begin, end - begin);
 }
 
 template <TrimSide kSide>
@@ -409,13 +418,70 @@ Datum concat(std::span<const Datum> arguments, ExecContext& context) {
                        });
 }
 
+/// An argument of concat_ws: a string, or an array of strings whose non-null elements all
+/// join (an array of the null type has none).
+class JoinPart {
+ public:
+  explicit JoinPart(const Datum& datum) : scalar_(datum.is_scalar()) {
+    const ArrayData& data = *datum.data();
+    const TypeId id = data.type->id();
+    if (id != TypeId::kList && id != TypeId::kLargeList) {
+      string_.emplace(datum);
+      return;
+    }
+    validity_ = data.buffers[0] != nullptr ? data.buffers[0]->data() : nullptr;
+    offset_ = data.offset;
+    large_ = id == TypeId::kLargeList;
+    if (large_) {
+      offsets64_ = data.values<int64_t>(1);
+    } else {
+      offsets32_ = data.values<int32_t>(1);
+    }
+    if (data.children[0]->type->id() != TypeId::kNull) {
+      elements_.emplace(Datum(Array(data.children[0])));
+    }
+  }
+
+  /// Calls `join(text)` for each non-null string of row `i`.
+  template <typename Join>
+  void for_each(int64_t i, Join&& join) const {
+    if (string_) {
+      if (!string_->is_null(i)) {
+        join(string_->value(i));
+      }
+      return;
+    }
+    const int64_t row = scalar_ ? 0 : i;
+    if ((validity_ != nullptr && !bit_util::get_bit(validity_, offset_ + row)) || !elements_) {
+      return;
+    }
+    const int64_t begin = large_ ? offsets64_[row] : offsets32_[row];
+    const int64_t end = large_ ? offsets64_[row + 1] : offsets32_[row + 1];
+    for (int64_t k = begin; k < end; ++k) {
+      if (!elements_->is_null(k)) {
+        join(elements_->value(k));
+      }
+    }
+  }
+
+ private:
+  std::optional<StringArg> string_;
+  std::optional<StringArg> elements_;
+  const uint8_t* validity_ = nullptr;
+  int64_t offset_ = 0;
+  const int32_t* offsets32_ = nullptr;
+  const int64_t* offsets64_ = nullptr;
+  bool large_ = false;
+  bool scalar_ = false;
+};
+
 Datum concat_ws(std::span<const Datum> arguments, ExecContext& context) {
   if (arguments[0].type()->id() == TypeId::kNull) {
     return all_null(utf8(), arguments, context.allocator);
   }
   StringArg separator(arguments[0]);
   // Null-typed arguments are null in every row, and concat_ws skips nulls.
-  std::vector<StringArg> parts;
+  std::vector<JoinPart> parts;
   for (const Datum& argument : arguments.subspan(1)) {
     if (argument.type()->id() != TypeId::kNull) {
       parts.emplace_back(argument);
@@ -429,14 +495,14 @@ Datum concat_ws(std::span<const Datum> arguments, ExecContext& context) {
       continue;
     }
     bool first = true;
-    for (const StringArg& part : parts) {
-      if (!part.is_null(i)) {
+    for (const JoinPart& part : parts) {
+      part.for_each(i, [&](std::string_view text) {
         if (!first) {
           out.append(separator.value(i));
         }
-        out.append(part.value(i));
+        out.append(text);
         first = false;
-      }
+      });
     }
     out.finish_row();
   }
@@ -633,39 +699,75 @@ Datum translate(std::span<const Datum> arguments, ExecContext& context) {
 
 // --- lpad, rpad, repeat -----------------------------------------------------------------------
 
+/// The characters of a string, or the bytes of a binary value, for the functions that count
+/// either.
+struct Units {
+  bool characters;
+  int64_t count(std::string_view text) const {
+    return characters ? count_chars(reinterpret_cast<const uint8_t*>(text.data()),
+                                    static_cast<int64_t>(text.size()))
+                      : static_cast<int64_t>(text.size());
+  }
+  /// The first `n` units of `text`.
+  std::string_view prefix(std::string_view text, int64_t n) const {
+    const int64_t bytes =
+        characters ? char_offset(text, n) : std::min<int64_t>(n, static_cast<int64_t>(text.size()));
+    return text.substr(0, static_cast<size_t>(bytes));
+  }
+};
+
+/// lpad and rpad: of strings by characters, of binary values by bytes (padded with a zero
+/// byte by default).
 template <bool kLeft>
 Datum pad(std::span<const Datum> arguments, ExecContext& context) {
   StringArg text(arguments[0]);
   IntArg length(arguments[1]);
   const bool has_pad = arguments.size() > 2;
   StringArg padding(arguments[has_pad ? 2 : 0]);
-  return map_to_string(arguments, utf8(), context, [&](int64_t i, StringOutput& out) {
-    const std::string_view value = text.value(i);
-    const std::string_view with = has_pad ? padding.value(i) : std::string_view(" ");
-    const int64_t target = length.value(i);
-    const int64_t chars = count_chars(reinterpret_cast<const uint8_t*>(value.data()), value.size());
-    const int64_t missing = target - chars;
-    if (missing <= 0 || with.empty()) {
-      // Spark truncates to `target` characters (nothing when it is not positive).
-      if (target > 0) {
-        out.append(value.substr(0, static_cast<size_t>(char_offset(value, target))));
-      }
-      return true;
-    }
-    const int64_t pad_chars =
-        count_chars(reinterpret_cast<const uint8_t*>(with.data()), with.size());
-    if (!kLeft) {
-      out.append(value);
-    }
-    for (int64_t k = 0; k < missing / pad_chars; ++k) {
-      out.append(with);
-    }
-    out.append(with.substr(0, static_cast<size_t>(char_offset(with, missing % pad_chars))));
-    if (kLeft) {
-      out.append(value);
-    }
-    return true;
-  });
+  const TypePtr type = arguments[0].type();
+  const Units units{is_string_like(type->id())};
+  const std::string_view default_pad =
+      units.characters ? std::string_view(" ") : std::string_view("\0", 1);
+  return map_to_string(
+      arguments, units.characters ? utf8() : binary(), context, [&](int64_t i, StringOutput& out) {
+        const std::string_view value = text.value(i);
+        const std::string_view with = has_pad ? padding.value(i) : default_pad;
+        const int64_t target = length.value(i);
+        const int64_t missing = target - units.count(value);
+        if (missing <= 0 || with.empty()) {
+          // Spark truncates to `target` units (nothing when it is not positive).
+          if (target > 0) {
+            out.append(units.prefix(value, target));
+          }
+          return true;
+        }
+        const int64_t pad_units = units.count(with);
+        const int64_t whole = missing / pad_units;
+        const std::string_view rest = units.prefix(with, missing % pad_units);
+        const int64_t size = static_cast<int64_t>(value.size()) +
+                             whole * static_cast<int64_t>(with.size()) +
+                             static_cast<int64_t>(rest.size());
+        if (size > kIntMax) {
+          // Spark sizes the result with Math.toIntExact, which fails on this row only.
+          throw ArithmeticError("ARITHMETIC_OVERFLOW",
+                                std::string("integer overflow in '") + (kLeft ? "lpad" : "rpad") +
+                                    "': padding to " + std::to_string(target) +
+                                    " characters makes a result of " + std::to_string(size) +
+                                    " bytes, more than " + std::to_string(kIntMax) + ".");
+        }
+        out.check_room(size);
+        if (!kLeft) {
+          out.append(value);
+        }
+        for (int64_t k = 0; k < whole; ++k) {
+          out.append(with);
+        }
+        out.append(rest);
+        if (kLeft) {
+          out.append(value);
+        }
+        return true;
+      });
 }
 
 Datum repeat_string(std::span<const Datum> arguments, ExecContext& context) {
@@ -678,13 +780,15 @@ Datum repeat_string(std::span<const Datum> arguments, ExecContext& context) {
       return true;
     }
     // Compared by division: the product of a BIGINT count and the size can pass 64 bits.
+    // Spark sizes the result with Math.multiplyExact, which fails on this row only.
     if (n > kIntMax / static_cast<int64_t>(value.size())) {
-      throw SparkRuntimeError("COLLECTION_SIZE_LIMIT_EXCEEDED.FUNCTION",
-                              "Can't repeat a string of " + std::to_string(value.size()) +
-                                  " bytes " + std::to_string(n) +
-                                  " times in 'repeat': the result passes the limit of " +
-                                  std::to_string(kIntMax) + " bytes.");
+      throw ArithmeticError("ARITHMETIC_OVERFLOW", "integer overflow in 'repeat': a string of " +
+                                                       std::to_string(value.size()) +
+                                                       " bytes repeated " + std::to_string(n) +
+                                                       " times passes " + std::to_string(kIntMax) +
+                                                       " bytes.");
     }
+    out.check_room(n * static_cast<int64_t>(value.size()));
     for (int64_t k = 0; k < n; ++k) {
       out.append(value);
     }
@@ -774,35 +878,55 @@ Datum ascii(std::span<const Datum> arguments, ExecContext& context) {
 
 Datum reverse(std::span<const Datum> arguments, ExecContext& context) {
   StringArg text(arguments[0]);
-  return map_to_string(arguments, utf8(), context, [&](int64_t i, StringOutput& out) {
-    const std::string_view value = text.value(i);
-    const auto size = static_cast<int64_t>(value.size());
-    const auto* in = reinterpret_cast<const uint8_t*>(value.data());
-    uint8_t* dest = out.extend(size);
-    // Each code point's bytes keep their order; the code points swap ends.
-    int64_t k = 0;
-    while (k < size) {
-      const int64_t n = std::min<int64_t>(sequence_length(in[k]), size - k);
-      std::memcpy(dest + size - k - n, in + k, static_cast<size_t>(n));
-      k += n;
-    }
-    return true;
-  });
+  const bool characters = is_string_like(arguments[0].type()->id());
+  return map_to_string(arguments, characters ? utf8() : binary(), context,
+                       [&](int64_t i, StringOutput& out) {
+                         const std::string_view value = text.value(i);
+                         const auto size = static_cast<int64_t>(value.size());
+                         const auto* in = reinterpret_cast<const uint8_t*>(value.data());
+                         uint8_t* dest = out.extend(size);
+                         if (!characters) {
+                           std::reverse_copy(in, in + size, dest);
+                           return true;
+                         }
+                         // Each character's bytes keep their order; the characters swap ends.
+                         int64_t k = 0;
+                         while (k < size) {
+                           const int64_t n = std::min<int64_t>(sequence_length(in[k]), size - k);
+                           std::memcpy(dest + size - k - n, in + k, static_cast<size_t>(n));
+                           k += n;
+                         }
+                         return true;
+                       });
 }
 
+/// initcap: words are cut at spaces only, as Spark cuts them; the first character of each is
+/// in title case (ǆ -> ǅ, ß -> Ss), the others in lower case, with the final sigma rule applied
+/// over the whole string.
 Datum initcap(std::span<const Datum> arguments, ExecContext& context) {
   StringArg text(arguments[0]);
+  const CaseMap& lower = case_map(false);
   return map_to_string(arguments, utf8(), context, [&](int64_t i, StringOutput& out) {
     const std::string_view value = text.value(i);
-    const auto* p = reinterpret_cast<const uint8_t*>(value.data());
-    const uint8_t* end = p + value.size();
-    // Words are separated by spaces only, as Spark splits them.
-    bool word_start = true;
+    const auto* begin = reinterpret_cast<const uint8_t*>(value.data());
+    const uint8_t* end = begin + value.size();
+    uint8_t* dest = out.extend(3 * static_cast<int64_t>(value.size()));
+    uint8_t* written = dest;
+    const uint8_t* p = begin;
     while (p < end) {
-      const char32_t cp = decode(&p, end);
-      append_code_point(word_start ? to_upper(cp) : to_lower(cp), out);
-      word_start = cp == ' ';
+      if (*p == ' ') {
+        *written++ = ' ';
+        ++p;
+        continue;
+      }
+      written += write_title_case(decode(&p, end), written);
+      const auto* space =
+          static_cast<const uint8_t*>(std::memchr(p, ' ', static_cast<size_t>(end - p)));
+      const uint8_t* word_end = space != nullptr ? space : end;
+      written += write_case<false>(lower, begin, p, word_end, written);
+      p = word_end;
     }
+    out.retract(3 * static_cast<int64_t>(value.size()) - (written - dest));
     return true;
   });
 }
@@ -851,10 +975,11 @@ void register_string_functions(FunctionRegistry& registry) {
   add_function(
       registry, "concat", {}, {0, -1}, "The arguments one after the other; null if any is null.",
       {"(string...) -> string", "(binary...) -> binary"}, {kAny}, nullptr, strings::concat);
-  add_function(registry, "concat_ws", {}, {1, -1},
-               "The non-null arguments after the separator, joined by it.",
-               {"(sep: string, string...) -> string"}, {kStr}, utf8(), strings::concat_ws,
-               NullHandling::kCustom);
+  add_function(
+      registry, "concat_ws", {}, {1, -1},
+      "The non-null strings (arrays of strings flattened) after the separator, joined by it.",
+      {"(sep: string, (string | array<string>)...) -> string"}, {kStr, Param::kStringOrArray},
+      utf8(), strings::concat_ws, NullHandling::kCustom);
   add_function(registry, "contains", {}, {2, 2}, "Whether the right value occurs in the left.",
                {"(string, string) -> boolean", "(binary, binary) -> boolean"}, {kAny}, boolean(),
                strings::contains);
@@ -876,13 +1001,15 @@ void register_string_functions(FunctionRegistry& registry) {
   add_function(registry, "lpad", {}, {2, 3},
                "The string left-padded with pad (a space by default) to len characters, or "
                "truncated to them.",
-               {"(string, len: int[, pad: string]) -> string"}, {kStr, kInt, kStr}, utf8(),
-               strings::pad<true>);
+               {"(string, len: int[, pad: string]) -> string",
+                "(binary, len: int[, pad: binary]) -> binary"},
+               {kAny, kInt, kAny}, nullptr, strings::pad<true>);
   add_function(registry, "rpad", {}, {2, 3},
                "The string right-padded with pad (a space by default) to len characters, or "
                "truncated to them.",
-               {"(string, len: int[, pad: string]) -> string"}, {kStr, kInt, kStr}, utf8(),
-               strings::pad<false>);
+               {"(string, len: int[, pad: string]) -> string",
+                "(binary, len: int[, pad: binary]) -> binary"},
+               {kAny, kInt, kAny}, nullptr, strings::pad<false>);
   add_function(registry, "repeat", {}, {2, 2}, "The string repeated n times.",
                {"(string, n: int) -> string"}, {kStr, kInt}, utf8(), strings::repeat_string);
   add_function(registry, "instr", {}, {2, 2},
@@ -897,7 +1024,7 @@ void register_string_functions(FunctionRegistry& registry) {
                "The code point of the first character of the string, 0 for an empty one.",
                {"(string) -> int"}, {kStr}, int32(), strings::ascii);
   add_function(registry, "reverse", {}, {1, 1}, "The characters of the string in reverse order.",
-               {"(string) -> string"}, {kStr}, utf8(), strings::reverse);
+               {"(string) -> string", "(binary) -> binary"}, {kAny}, nullptr, strings::reverse);
   add_function(registry, "initcap", {}, {1, 1},
                "The string with the first letter of each space-separated word in upper case and "
                "the others in lower case.",

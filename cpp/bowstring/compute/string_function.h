@@ -23,6 +23,8 @@ enum class Param : uint8_t {
   kStringOrBinary,
   /// An integer of any width, read as it is; strings are cast to INT.
   kInt,
+  /// STRING (other atomic types cast to it) or ARRAY<STRING> (arrays of other types cast to it).
+  kStringOrArray,
 };
 
 /// A scalar function of this area: its parameters, its result type and its kernel.

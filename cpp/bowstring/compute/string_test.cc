@@ -147,6 +147,25 @@ TEST(ConcatWsTest, SkipsNullsAndNullSeparatorGivesNull) {
                strs({"a", "b"}));
 }
 
+TEST(ConcatWsTest, ArraysAreFlattenedAndTheirNullsSkipped) {
+  // Checked against Spark 4.3: concat_ws('-', array('a', null, 'b'), 'c', null, array()) is
+  // 'a-b-c'; concat_ws(',', array(null, null)) is ''; a null array is skipped.
+  const Array lists = bowstring::testing::make_string_list_array(
+      list(utf8()), {std::vector<std::optional<std::string>>{"x"},
+                     std::vector<std::optional<std::string>>{"a", kNull, "b"},
+                     std::vector<std::optional<std::string>>{kNull, kNull}, std::nullopt,
+                     std::vector<std::optional<std::string>>{}});
+  expect_array(run("concat_ws", {str("-"), lists.slice(1), str("c")}),
+               strs({"a-b-c", "c", "c", "c"}));
+  expect_array(run("concat_ws", {str(","), lists}), strs({"x", "a,b", "", "", ""}));
+  expect_scalar(run("concat_ws", {str("+"), Datum::scalar(lists.slice(1, 1)), str("z")}),
+                strs({"a+b+z"}));
+  const Function& concat_ws = default_registry().get("concat_ws");
+  const std::vector<TypePtr> types{utf8(), list(utf8()), int32()};
+  EXPECT_TRUE(concat_ws.resolve(types, {}).arguments[1]->equals(*list(utf8())));
+  EXPECT_TRUE(concat_ws.resolve(types, {}).arguments[2]->equals(*utf8()));
+}
+
 TEST(ContainsTest, ConstantNeedleOverTheWholeBuffer) {
   const Array haystack = strs({"hello", "ab", "cd", kNull, "", "xxabcxx", "日本語"});
   expect_array(run("contains", {haystack, str("bc")}),
@@ -203,6 +222,37 @@ TEST(PadTest, PadsOrTruncatesToTheLength) {
   expect_array(run("lpad", {strs({"é"}), int_scalar(4), str("日本")}), strs({"日本日é"}));
 }
 
+TEST(PadTest, BinaryPadsByBytes) {
+  // Checked against Spark 4.3: BINARY in, BINARY out, padded with a zero byte by default.
+  const auto bin = [](const Strings& values) { return strs(values, binary()); };
+  expect_array(run("lpad", {bin({"\x01\x02", "\x01\x02", "\x01\x02", kNull}), ints({4, 1, 0, 3}),
+                            Datum::scalar(bin({"\xFF"}))}),
+               bin({"\xFF\xFF\x01\x02", "\x01", "", kNull}));
+  expect_array(run("rpad", {bin({"\x01\x02"}), int_scalar(5), Datum::scalar(bin({"\xAA\xBB"}))}),
+               bin({"\x01\x02\xAA\xBB\xAA"}));
+  expect_array(run("lpad", {bin({"\x01"}), int_scalar(3)}), bin({std::string("\0\0\x01", 3)}));
+  expect_array(run("rpad", {bin({"\x01\x02"}).slice(0), int_scalar(3)}),
+               bin({std::string("\x01\x02\0", 3)}));
+  expect_array(run("lpad", {bin({"\x01\x02"}), int_scalar(5), Datum::scalar(bin({""}))}),
+               bin({"\x01\x02"}));
+  expect_array(run("lpad", {bin({"\x01\x02"}), int_scalar(-1), Datum::scalar(bin({"\xFF"}))}),
+               bin({""}));
+  // A string pad makes both strings.
+  expect_array(run("lpad", {bin({"\x01"}), int_scalar(3), str("a")}), strs({"aa\x01"}));
+}
+
+TEST(PadTest, TooLargeResultFailsOnItsRowOnly) {
+  // Spark sizes each row's result with Math.toIntExact: 'a' left-padded with '日' to 1.5e9
+  // characters (4.5e9 bytes) fails with "integer overflow"; the other rows are not affected.
+  expect_array(run("lpad", {strs({kNull, "a"}), ints({1500000000, 3}), str("日")}),
+               strs({kNull, "日日a"}));
+  expect_array(run("lpad", {strs({"abc"}), ints({2147483647}), str("")}), strs({"abc"}));
+  EXPECT_THAT(error_message<ArithmeticError>([&] {
+                run("lpad", {strs({"x", "a"}), ints({2, 1500000000}), str("日")});
+              }),
+              HasSubstr("integer overflow in 'lpad'"));
+}
+
 TEST(RepeatTest, RepeatsOrGivesEmpty) {
   expect_array(run("repeat", {strs({"ab", kNull, "é"}), ints({3, 2, -1})}),
                strs({"ababab", kNull, ""}));
@@ -212,8 +262,15 @@ TEST(RepeatTest, HugeCountsFailOrGiveEmptyWithoutOverflow) {
   // A BIGINT count whose product with the size passes 64 bits is refused, not wrapped; an empty
   // string repeated any number of times is empty at once.
   const Datum huge = Datum::scalar(make_array<int64_t>({int64_t{1} << 62}));
-  EXPECT_THROW(run("repeat", {strs({"ab"}), huge}), SparkRuntimeError);
+  EXPECT_THROW(run("repeat", {strs({"ab"}), huge}), ArithmeticError);
   expect_array(run("repeat", {strs({""}), huge}), strs({""}));
+  // Checked against Spark 4.3: repeat('\u2028', 2147483647) fails with "integer overflow" on its
+  // row (a null row beside it is null).
+  expect_array(run("repeat", {strs({kNull, "ab"}), ints({2147483647, 2})}), strs({kNull, "abab"}));
+  EXPECT_THAT(error_message<ArithmeticError>([&] {
+                run("repeat", {strs({"\u2028"}), ints({2147483647})});
+              }),
+              HasSubstr("[ARITHMETIC_OVERFLOW] integer overflow in 'repeat'"));
 }
 
 TEST(PositionTest, InstrAndLocateCountCharacters) {
@@ -241,10 +298,143 @@ TEST(ReverseTest, ByCharacters) {
   expect_unary("reverse", {"日本é", "", kNull, "ab😀"}, strs({"é本日", "", kNull, "😀ba"}));
 }
 
+TEST(ReverseTest, BinaryByBytes) {
+  // Checked against Spark 4: reverse(X'010203') is the BINARY X'030201'.
+  expect_array(run("reverse", {strs({"\x01\x02\x03", kNull, ""}, binary())}),
+               strs({"\x03\x02\x01", kNull, ""}, binary()));
+  expect_scalar(run("reverse", {Datum::scalar(strs({"\xE6\x97\xA5"}, binary()))}),
+                strs({"\xA5\x97\xE6"}, binary()));
+}
+
 TEST(InitcapTest, SpaceSeparatedWords) {
   // Checked against Spark 4: only spaces separate words.
   expect_unary("initcap", {"hello-world foo_bar  x ÉCOLE", kNull, "a.b c"},
                strs({"Hello-world Foo_bar  X École", kNull, "A.b C"}));
+  expect_unary("initcap", {"x\ty z", " a", "ab cd  ef", ""},
+               strs({"X\ty Z", " A", "Ab Cd  Ef", ""}));
+}
+
+TEST(InitcapTest, TitleCaseAndFinalSigma) {
+  // Checked against Spark 4.3: the first letter of a word takes its title case (digraphs,
+  // ligatures and ß become two letters), the rest lower case with the final sigma rule.
+  expect_unary("initcap",
+               {"ǆemal ǉubljana ǌ", "ßa", "ﬁx", "ŉa", "ΣΑΣ ΟΔΟΣ", "İSTANBUL", "aİ", "ǅa", "ǉǉ", "ᾳ",
+                "ı", "ǰ"},
+               strs({"ǅemal ǈubljana ǋ", "Ssa", "Fix", "ʼNa", "Σας Οδος", "İstanbul", "Ai\u0307",
+                     "ǅa", "ǈǉ", "ᾼ", "I", "J\u030C"}));
+}
+
+TEST(StringCaseTest, FinalSigmaAndFullUnicodeMappings) {
+  // Checked against Spark 4.3 (ICU's rule: a cased letter before, none after, marks and
+  // apostrophes skipped; digits are neither).
+  expect_unary("lower",
+               {"ΟΔΟΣ", "ΑΣ", "Σ", "ΣΣ", "Α1Σ", "Α.Σ", "Α-Σ", "ΑΣ\u0301b", "ΑΣ x", "ΑΣΑ", "1Σ",
+                "Α·Σ", "ΑΣ1"},
+               strs({"οδος", "ας", "σ", "σς", "α1σ", "α.ς", "α-σ", "ασ\u0301b", "ας x", "ασα", "1σ",
+                     "α·ς", "ας1"}));
+  expect_unary("upper", {"ǰ", "ᾳ", "ﬓ", "ⓐ", "𐐨", "ɐ", "ιͅ", "ꭰ", "ｚ"},
+               strs({"J\u030C", "ΑΙ", "ՄՆ", "Ⓐ", "𐐀", "Ɐ", "ΙΙ", "Ꭰ", "Ｚ"}));
+  expect_unary("lower", {"\u2126", "\u212A", "ẞ", "𐐀", "ᾈ", "Ⓐ", "Ꙁ", "ǅ"},
+               strs({"ω", "k", "ß", "𐐨", "ᾀ", "ⓐ", "ꙁ", "ǆ"}));
+}
+
+/// `name` applied to one string of raw bytes (possibly invalid UTF-8).
+Datum call_on_bytes(std::string_view name, std::string bytes, std::vector<Datum> more = {}) {
+  std::vector<Datum> arguments{strs({std::move(bytes)})};
+  arguments.insert(arguments.end(), more.begin(), more.end());
+  return call(name, arguments);
+}
+
+std::string text_of(const Datum& result) {
+  return std::string(result.array().as<StringArray>().value(0));
+}
+
+TEST(InvalidUtf8Test, CaseFunctionsReplaceMalformedSequencesAsSpark) {
+  // Checked against Spark 4.3: one U+FFFD per maximal malformed part, as Java decodes.
+  const std::string replacement = "\xEF\xBF\xBD";
+  EXPECT_EQ(text_of(call_on_bytes("lower",
+                                  "A\xFF"
+                                  "B")),
+            "a" + replacement + "b");
+  EXPECT_EQ(text_of(call_on_bytes("upper", "\xC0\xAF")), replacement + replacement);
+  EXPECT_EQ(text_of(call_on_bytes("lower", "\xED\xA0\x80")),
+            replacement + replacement + replacement);
+  EXPECT_EQ(text_of(call_on_bytes("lower", "\xF4\x90\x80\x80")),
+            replacement + replacement + replacement + replacement);
+  EXPECT_EQ(text_of(call_on_bytes("lower",
+                                  "\xE2"
+                                  "A")),
+            replacement + "a");
+  EXPECT_EQ(text_of(call_on_bytes("lower", "a\xE2\x82")), "a" + replacement);
+  EXPECT_EQ(text_of(call_on_bytes("lower", "\xF0\x90\x80")), replacement);
+  EXPECT_EQ(text_of(call_on_bytes("upper", "\xE0\x80\x80")),
+            replacement + replacement + replacement);
+  EXPECT_EQ(text_of(call_on_bytes("initcap",
+                                  "\xE2"
+                                  "AB")),
+            replacement + "ab");
+  expect_array(call_on_bytes("ascii",
+                             "\xE2"
+                             "AB"),
+               ints({65533}));
+  expect_array(call_on_bytes("ascii", "\x80"), ints({65533}));
+}
+
+TEST(InvalidUtf8Test, CharacterFunctionsCountAsSparkDoes) {
+  // Checked against Spark 4.3: a lead byte takes the bytes it announces whatever they are;
+  // stray continuation bytes and C0, C1, F5..FF are characters of their own.
+  expect_array(call_on_bytes("length", "\x80\x80"), ints({2}));
+  expect_array(call_on_bytes("length",
+                             "\xE2"
+                             "AB"),
+               ints({1}));
+  expect_array(call_on_bytes("length", "\xF5\x80\x80\x80"), ints({4}));
+  expect_array(call_on_bytes("length", "a\xE2"), ints({2}));
+  expect_array(call_on_bytes("length", "\xC0\xAF"), ints({2}));
+  EXPECT_EQ(text_of(call_on_bytes("reverse",
+                                  "\xE2"
+                                  "AB")),
+            "\xE2"
+            "AB");
+  EXPECT_EQ(text_of(call_on_bytes("reverse", "A\x80\xE2")),
+            "\xE2\x80"
+            "A");
+  EXPECT_EQ(text_of(call_on_bytes("reverse",
+                                  "\xC0\xAF"
+                                  "A")),
+            "A\xAF\xC0");
+  EXPECT_EQ(text_of(call_on_bytes("lpad",
+                                  "\xE2"
+                                  "AB",
+                                  {int_scalar(5), str("x")})),
+            "xxxx\xE2"
+            "AB");
+  EXPECT_EQ(text_of(call_on_bytes("rpad",
+                                  "\xE2"
+                                  "AB",
+                                  {int_scalar(2), str("x")})),
+            "\xE2"
+            "ABx");
+  EXPECT_EQ(text_of(call_on_bytes("left",
+                                  "\xE2"
+                                  "AB",
+                                  {int_scalar(1)})),
+            "\xE2"
+            "AB");
+  EXPECT_EQ(text_of(call_on_bytes("substring",
+                                  "\xC0\xAF"
+                                  "A",
+                                  {int_scalar(2)})),
+            "\xAF"
+            "A");
+  // trim's two-argument form is (trimStr, str); invalid bytes are characters of their own.
+  EXPECT_EQ(text_of(call("trim", std::vector<Datum>{str("\xAF"), strs({"\xAF"
+                                                                       "a\xAF"})})),
+            "a");
+  EXPECT_EQ(text_of(call("rtrim", std::vector<Datum>{str("\xE2"), strs({"a\xE2"
+                                                                        "bc"})})),
+            "a\xE2"
+            "bc");
 }
 
 TEST(StringTypesTest, ResolutionCastsAndRejects) {
@@ -312,6 +502,8 @@ TEST(StringFunctionsTest, EveryFunctionTakesEmptyNullAndSlicedInput) {
       {"instr", "ss"},
       {"ascii", "s"},
       {"reverse", "s"},
+      {"reverse", "b"},
+      {"lpad", "bib"},
       {"initcap", "s"},
       {"like", "ss"},
       {"ilike", "ss"},

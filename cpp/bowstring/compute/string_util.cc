@@ -1,11 +1,33 @@
 #include "bowstring/compute/string_util.h"
 
 #include <algorithm>
+#include <array>
+#include <vector>
 
 #include "bowstring/array/builder.h"
 #include "bowstring/compute/kernel_util.h"
 
 namespace bowstring::compute::strings {
+
+int64_t count_chars(const uint8_t* bytes, int64_t size) {
+  int64_t chars = 0;
+  int64_t i = 0;
+  while (i < size) {
+    // ASCII runs go eight bytes at a time.
+    uint64_t word;
+    while (i + 8 <= size &&
+           (std::memcpy(&word, bytes + i, sizeof(word)), (word & 0x8080808080808080ULL) == 0)) {
+      i += 8;
+      chars += 8;
+    }
+    if (i >= size) {
+      break;
+    }
+    i += sequence_length(bytes[i]);
+    ++chars;
+  }
+  return chars;
+}
 
 int64_t char_offset(std::string_view text, int64_t n) {
   const auto* begin = reinterpret_cast<const uint8_t*>(text.data());
@@ -44,257 +66,129 @@ bool is_ascii(const uint8_t* bytes, int64_t size) {
 
 namespace {
 
-/// In a block where upper and lower case alternate, whether `cp` is the lower one: the odd
-/// code points when the block starts its pairs on an even one.
-bool odd(char32_t cp) { return (cp & 1u) != 0; }
+#include "bowstring/compute/case_tables.inc"
 
-/// Latin Extended-B (U+0180..U+024F): the digraphs (DŽ Dž dž, LJ Lj lj, NJ Nj nj, DZ Dz dz), whose
-/// title-case form upper-cases to the capital and lower-cases to the small one, and the blocks of
-/// alternating pairs; the other letters of the block map to themselves.
-bool digraph(char32_t cp) { return (cp >= 0x1C4 && cp <= 0x1CC) || (cp >= 0x1F1 && cp <= 0x1F3); }
-
-/// The capital of a digraph triple: its first code point.
-char32_t digraph_capital(char32_t cp) {
-  return cp >= 0x1F1 ? 0x1F1 : 0x1C4 + 3 * ((cp - 0x1C4) / 3);
+/// The full mapping of `cp` in `table` (sorted by code point), or nullptr.
+const CaseMapping* find_mapping(std::span<const CaseMapping> table, char32_t cp) {
+  const auto found = std::lower_bound(
+      table.begin(), table.end(), cp,
+      [](const CaseMapping& entry, char32_t key) { return entry.code_point < key; });
+  return found != table.end() && found->code_point == cp ? &*found : nullptr;
 }
 
-bool odd_pair_block(char32_t cp) { return cp >= 0x1CD && cp <= 0x1DC; }
-bool even_pair_block(char32_t cp) {
-  return (cp >= 0x1DE && cp <= 0x1EF) || cp == 0x1F4 || cp == 0x1F5 ||
-         (cp >= 0x1F8 && cp <= 0x21F) || (cp >= 0x222 && cp <= 0x233);
+bool in_ranges(std::span<const CodePointRange> ranges, char32_t cp) {
+  const auto found =
+      std::upper_bound(ranges.begin(), ranges.end(), cp,
+                       [](char32_t key, const CodePointRange& range) { return key < range.first; });
+  return found != ranges.begin() && cp <= (found - 1)->last;
 }
 
-char32_t latin_extended_b_upper(char32_t cp) {
-  if (digraph(cp)) {
-    return digraph_capital(cp);
+int write_mapping(const CaseMapping& mapping, uint8_t* out) {
+  int written = 0;
+  for (const char32_t mapped : mapping.mapped) {
+    if (mapped == 0) {
+      break;
+    }
+    written += encode(mapped, out + written);
   }
-  if (odd_pair_block(cp) && !odd(cp)) {
-    return cp - 1;
-  }
-  if (even_pair_block(cp) && odd(cp)) {
-    return cp - 1;
-  }
-  return cp;
+  return written;
 }
 
-char32_t latin_extended_b_lower(char32_t cp) {
-  if (digraph(cp)) {
-    return digraph_capital(cp) + 2;
+/// The BMP blocks of one direction, built once from its table.
+struct BuiltCaseMap {
+  CaseMap map{};
+  std::vector<std::array<uint16_t, 256>> blocks;
+
+  BuiltCaseMap(std::span<const CaseMapping> table, bool lower) {
+    std::array<int, 256> block_of;
+    block_of.fill(-1);
+    for (const CaseMapping& entry : table) {
+      const char32_t high = entry.code_point >> 8;
+      if (entry.code_point >= 0x10000 || block_of[high] >= 0) {
+        continue;
+      }
+      block_of[high] = static_cast<int>(blocks.size());
+      std::array<uint16_t, 256>& block = blocks.emplace_back();
+      for (int k = 0; k < 256; ++k) {
+        block[k] = static_cast<uint16_t>((high << 8) | k);
+      }
+    }
+    for (const CaseMapping& entry : table) {
+      if (entry.code_point >= 0x10000) {
+        continue;
+      }
+      const bool simple = entry.mapped[1] == 0 && entry.mapped[0] < 0x10000;
+      blocks[block_of[entry.code_point >> 8]][entry.code_point & 0xFF] =
+          simple ? static_cast<uint16_t>(entry.mapped[0]) : kSpecialCase;
+    }
+    if (lower) {
+      // Σ lowers to ς at the end of a word.
+      blocks[block_of[0x3]][0xA3] = kSpecialCase;
+    }
+    for (int high = 0; high < 256; ++high) {
+      map.blocks[high] = block_of[high] >= 0 ? blocks[block_of[high]].data() : nullptr;
+    }
   }
-  if (odd_pair_block(cp) && odd(cp)) {
-    return cp + 1;
-  }
-  if (even_pair_block(cp) && !odd(cp)) {
-    return cp + 1;
-  }
-  return cp;
-}
+};
+
+bool is_cased(char32_t cp) { return in_ranges(kCasedRanges, cp); }
+bool is_case_ignorable(char32_t cp) { return in_ranges(kCaseIgnorableRanges, cp); }
 
 }  // namespace
 
-char32_t to_upper(char32_t cp) {
-  if (cp < 0x80) {
-    return cp - 'a' < 26u ? cp - 32 : cp;
-  }
-  if (cp < 0x100) {
-    if ((cp >= 0xE0 && cp <= 0xFE && cp != 0xF7)) {
-      return cp - 32;
-    }
-    if (cp == 0xFF) {
-      return 0x178;
-    }
-    return cp == 0xB5 ? 0x39C : cp;
-  }
-  if (cp < 0x180) {
-    if (cp == 0x131) {
-      return 'I';
-    }
-    if (cp == 0x17F) {
-      return 'S';
-    }
-    if ((cp < 0x130 || (cp >= 0x132 && cp <= 0x137) || (cp >= 0x14A && cp <= 0x177)) && odd(cp)) {
-      return cp - 1;
-    }
-    if (((cp >= 0x139 && cp <= 0x148) || (cp >= 0x179 && cp <= 0x17E)) && !odd(cp)) {
-      return cp - 1;
-    }
-    return cp;
-  }
-  if (cp < 0x250) {
-    return latin_extended_b_upper(cp);
-  }
-  if (cp >= 0x370 && cp < 0x400) {
-    if ((cp >= 0x3B1 && cp <= 0x3CB)) {
-      return cp == 0x3C2 ? 0x3A3 : cp - 32;
-    }
-    if (cp == 0x3AC) {
-      return 0x386;
-    }
-    if (cp >= 0x3AD && cp <= 0x3AF) {
-      return cp - 37;
-    }
-    if (cp == 0x3CC) {
-      return 0x38C;
-    }
-    if (cp == 0x3CD || cp == 0x3CE) {
-      return cp - 63;
-    }
-    return cp;
-  }
-  if (cp >= 0x400 && cp < 0x530) {
-    if (cp >= 0x430 && cp <= 0x44F) {
-      return cp - 32;
-    }
-    if (cp >= 0x450 && cp <= 0x45F) {
-      return cp - 80;
-    }
-    if (((cp >= 0x460 && cp <= 0x481) || (cp >= 0x48A && cp <= 0x4BF) || cp >= 0x4D0) && odd(cp)) {
-      return cp - 1;
-    }
-    if (cp >= 0x4C2 && cp <= 0x4CE && !odd(cp)) {
-      return cp - 1;
-    }
-    return cp == 0x4CF ? 0x4C0 : cp;
-  }
-  if (cp >= 0x561 && cp <= 0x586) {
-    return cp - 48;
-  }
-  if (cp >= 0x1E00 && cp <= 0x1EFF) {
-    return ((cp <= 0x1E95 || cp >= 0x1EA0) && odd(cp)) ? cp - 1 : cp;
-  }
-  if (cp >= 0xFF41 && cp <= 0xFF5A) {
-    return cp - 32;
-  }
-  return cp;
+const CaseMap& case_map(bool upper) {
+  static const BuiltCaseMap kUpper(kUpperMappings, false);
+  static const BuiltCaseMap kLower(kLowerMappings, true);
+  return upper ? kUpper.map : kLower.map;
 }
 
-char32_t to_lower(char32_t cp) {
-  if (cp < 0x80) {
-    return cp - 'A' < 26u ? cp + 32 : cp;
-  }
-  if (cp < 0x100) {
-    return (cp >= 0xC0 && cp <= 0xDE && cp != 0xD7) ? cp + 32 : cp;
-  }
-  if (cp < 0x180) {
-    if (cp == 0x130) {
-      return 'i';
-    }
-    if (cp == 0x178) {
-      return 0xFF;
-    }
-    if ((cp < 0x130 || (cp >= 0x132 && cp <= 0x137) || (cp >= 0x14A && cp <= 0x177)) && !odd(cp)) {
-      return cp + 1;
-    }
-    if (((cp >= 0x139 && cp <= 0x148) || (cp >= 0x179 && cp <= 0x17E)) && odd(cp)) {
-      return cp + 1;
-    }
-    return cp;
-  }
-  if (cp < 0x250) {
-    return latin_extended_b_lower(cp);
-  }
-  if (cp >= 0x370 && cp < 0x400) {
-    if (cp >= 0x391 && cp <= 0x3AB && cp != 0x3A2) {
-      return cp + 32;
-    }
-    if (cp == 0x386) {
-      return 0x3AC;
-    }
-    if (cp >= 0x388 && cp <= 0x38A) {
-      return cp + 37;
-    }
-    if (cp == 0x38C) {
-      return 0x3CC;
-    }
-    if (cp == 0x38E || cp == 0x38F) {
-      return cp + 63;
-    }
-    return cp;
-  }
-  if (cp >= 0x400 && cp < 0x530) {
-    if (cp <= 0x40F) {
-      return cp + 80;
-    }
-    if (cp <= 0x42F) {
-      return cp + 32;
-    }
-    if (((cp >= 0x460 && cp <= 0x481) || (cp >= 0x48A && cp <= 0x4BF) || cp >= 0x4D0) && !odd(cp)) {
-      return cp + 1;
-    }
-    if (cp >= 0x4C1 && cp <= 0x4CE && odd(cp)) {
-      return cp + 1;
-    }
-    return cp == 0x4C0 ? 0x4CF : cp;
-  }
-  if (cp >= 0x531 && cp <= 0x556) {
-    return cp + 48;
-  }
-  if (cp >= 0x1E00 && cp <= 0x1EFF) {
-    if (cp == 0x1E9E) {
-      return 0xDF;
-    }
-    return ((cp <= 0x1E95 || cp >= 0x1EA0) && !odd(cp)) ? cp + 1 : cp;
-  }
-  if (cp >= 0xFF21 && cp <= 0xFF3A) {
-    return cp + 32;
-  }
-  return cp;
+int write_full_case(char32_t cp, bool upper, uint8_t* out) {
+  const CaseMapping* mapping = find_mapping(upper ? std::span<const CaseMapping>(kUpperMappings)
+                                                  : std::span<const CaseMapping>(kLowerMappings),
+                                            cp);
+  return mapping != nullptr ? write_mapping(*mapping, out) : encode(cp, out);
 }
 
-namespace {
-
-/// Writes `text` (UTF-8) at `out`; returns its size.
-int64_t write_literal(std::string_view text, uint8_t* out) {
-  std::memcpy(out, text.data(), text.size());
-  return static_cast<int64_t>(text.size());
+int write_title_case(char32_t cp, uint8_t* out) {
+  const CaseMapping* mapping = find_mapping(kTitleMappings, cp);
+  return mapping != nullptr ? write_mapping(*mapping, out) : write_full_case(cp, true, out);
 }
 
-}  // namespace
-
-const uint16_t* two_byte_case_table(bool upper) {
-  struct Tables {
-    uint16_t upper[0x800];
-    uint16_t lower[0x800];
-  };
-  static const Tables tables = [] {
-    Tables built{};
-    for (char32_t cp = 0; cp < 0x800; ++cp) {
-      built.upper[cp] = static_cast<uint16_t>(to_upper(cp));
-      built.lower[cp] = static_cast<uint16_t>(to_lower(cp));
+bool is_final_sigma(const uint8_t* begin, const uint8_t* at, const uint8_t* after,
+                    const uint8_t* end) {
+  bool cased_before = false;
+  const uint8_t* p = at;
+  while (p > begin) {
+    const uint8_t* start = p - 1;
+    while (start > begin && is_continuation(*start) && p - start < 4) {
+      --start;
     }
-    built.upper[0xDF] = built.upper[0x149] = built.upper[0x390] = built.upper[0x3B0] = kSpecialCase;
-    built.lower[0x130] = kSpecialCase;
-    return built;
-  }();
-  return upper ? tables.upper : tables.lower;
-}
-
-int write_special_case(char32_t cp, bool upper, uint8_t* out) {
-  if (!upper) {
-    return static_cast<int>(write_literal("i\u0307", out));  // İ: i and a combining dot above
-  }
-  switch (cp) {
-    case 0xDF:  // ß
-      return static_cast<int>(write_literal("SS", out));
-    case 0x149:  // ŉ
-      return static_cast<int>(write_literal("\u02BCN", out));
-    case 0x390:  // ΐ
-      return static_cast<int>(write_literal("\u0399\u0308\u0301", out));
-    case 0x3B0:  // ΰ
-      return static_cast<int>(write_literal("\u03A5\u0308\u0301", out));
-    default: {
-      // The Latin ligatures ﬀ ﬁ ﬂ ﬃ ﬄ ﬅ ﬆ.
-      static const char* const kLigatures[] = {"FF", "FI", "FL", "FFI", "FFL", "ST", "ST"};
-      return static_cast<int>(write_literal(kLigatures[cp - 0xFB00], out));
+    const uint8_t* next = start;
+    const char32_t cp = decode(&next, p);
+    p = start;
+    if (!is_case_ignorable(cp)) {
+      cased_before = is_cased(cp);
+      break;
     }
   }
+  if (!cased_before) {
+    return false;
+  }
+  p = after;
+  while (p < end) {
+    const char32_t cp = decode(&p, end);
+    if (!is_case_ignorable(cp)) {
+      return !is_cased(cp);
+    }
+  }
+  return true;
 }
 
 void append_lower(std::string_view text, std::string& out) {
   const size_t old_size = out.size();
   out.resize(old_size + 3 * text.size());
   const int64_t written = write_case<false>(
-      two_byte_case_table(false), reinterpret_cast<const uint8_t*>(text.data()),
+      case_map(false), reinterpret_cast<const uint8_t*>(text.data()),
       static_cast<int64_t>(text.size()), reinterpret_cast<uint8_t*>(out.data() + old_size));
   out.resize(old_size + static_cast<size_t>(written));
 }
@@ -360,8 +254,11 @@ void StringOutput::finish_null_row() {
 }
 
 void StringOutput::throw_too_large() const {
-  throw InvalidArgument("the result of a string function passes 2 GiB of " + type_->to_string() +
-                        " data in one array");
+  // A runtime failure of the rows that make the array too large (a row of its own may be
+  // as large as Spark's limit, which a JVM seldom has the memory for either).
+  throw SparkRuntimeError("COLLECTION_SIZE_LIMIT_EXCEEDED",
+                          "The result of a string function passes 2 GiB of " + type_->to_string() +
+                              " data in one array.");
 }
 
 Datum StringOutput::finish(bool scalar) {

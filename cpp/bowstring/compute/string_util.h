@@ -24,35 +24,61 @@ namespace bowstring::compute::strings {
 /// Whether `byte` continues a multi-byte UTF-8 sequence.
 inline bool is_continuation(uint8_t byte) { return (byte & 0xC0) == 0x80; }
 
-/// Bytes of the sequence that `lead` starts (1 for stray continuation or invalid bytes, so that
-/// walking never stalls).
+/// Bytes that Spark takes as one character when it starts with `lead` (UTF8String's
+/// numBytesForFirstByte): 1 for ASCII, for stray continuation bytes and for bytes that start
+/// no sequence (C0, C1, F5..FF), else the length the lead byte announces, whatever follows.
 inline int sequence_length(uint8_t lead) {
-  if (lead < 0xC0) {
+  if (lead < 0xC2) {
     return 1;
   }
   if (lead < 0xE0) {
     return 2;
   }
-  return lead < 0xF0 ? 3 : 4;
+  if (lead < 0xF0) {
+    return 3;
+  }
+  return lead < 0xF5 ? 4 : 1;
 }
 
-/// Decodes the code point at `*p` (before `end`) and advances `*p` past it. Malformed bytes
-/// decode one at a time as themselves.
+/// The code point at `*p` (before `end`), advancing `*p` past it. A malformed sequence decodes
+/// as U+FFFD, one per maximal invalid part, as Java's decoder (and so Spark) reads it.
 inline char32_t decode(const uint8_t** p, const uint8_t* end) {
   const uint8_t* s = *p;
   const uint8_t lead = s[0];
-  const int length = sequence_length(lead);
-  if (length == 1 || s + length > end) {
+  if (lead < 0x80) {
     *p = s + 1;
     return lead;
   }
-  char32_t cp;
-  if (length == 2) {
-    cp = ((lead & 0x1Fu) << 6) | (s[1] & 0x3Fu);
-  } else if (length == 3) {
-    cp = ((lead & 0x0Fu) << 12) | ((s[1] & 0x3Fu) << 6) | (s[2] & 0x3Fu);
-  } else {
-    cp = ((lead & 0x07u) << 18) | ((s[1] & 0x3Fu) << 12) | ((s[2] & 0x3Fu) << 6) | (s[3] & 0x3Fu);
+  constexpr char32_t kReplacement = 0xFFFD;
+  const int length = sequence_length(lead);
+  if (length == 1) {
+    *p = s + 1;
+    return kReplacement;
+  }
+  // The range of the second byte depends on the lead (no overlong forms, no surrogates, nothing
+  // past U+10FFFF); the later ones are plain continuation bytes.
+  uint8_t low = 0x80;
+  uint8_t high = 0xBF;
+  if (lead == 0xE0) {
+    low = 0xA0;
+  } else if (lead == 0xED) {
+    high = 0x9F;
+  } else if (lead == 0xF0) {
+    low = 0x90;
+  } else if (lead == 0xF4) {
+    high = 0x8F;
+  }
+  if (s + 1 >= end || s[1] < low || s[1] > high) {
+    *p = s + 1;
+    return kReplacement;
+  }
+  char32_t cp = lead & (0x7Fu >> length);
+  for (int k = 1; k < length; ++k) {
+    if (s + k >= end || !is_continuation(s[k])) {
+      *p = s + k;
+      return kReplacement;
+    }
+    cp = (cp << 6) | (s[k] & 0x3Fu);
   }
   *p = s + length;
   return cp;
@@ -82,16 +108,10 @@ inline int encode(char32_t cp, uint8_t* out) {
   return 4;
 }
 
-/// Number of code points in `size` bytes.
-inline int64_t count_chars(const uint8_t* bytes, int64_t size) {
-  int64_t continuations = 0;
-  for (int64_t i = 0; i < size; ++i) {
-    continuations += is_continuation(bytes[i]);
-  }
-  return size - continuations;
-}
+/// Number of characters in `size` bytes, counted as Spark counts them (see `sequence_length`).
+int64_t count_chars(const uint8_t* bytes, int64_t size);
 
-/// Byte offset of the `n`-th code point of `text` (its size when `n` passes the end).
+/// Byte offset of the `n`-th character of `text` (its size when `n` passes the end).
 int64_t char_offset(std::string_view text, int64_t n);
 
 /// Whether every byte is ASCII.
@@ -99,29 +119,36 @@ bool is_ascii(const uint8_t* bytes, int64_t size);
 
 // --- case mapping ---------------------------------------------------------------------------
 
-/// Simple (one to one) upper and lower case mappings for ASCII, Latin-1 Supplement, Latin
-/// Extended-A, -B and Additional, Greek, Cyrillic, Armenian and fullwidth Latin; other code points
-/// map to themselves.
-char32_t to_upper(char32_t cp);
-char32_t to_lower(char32_t cp);
-
-/// The upper (or lower) case of every code point below U+0800 (the ones of at most two UTF-8
-/// bytes), or kSpecialCase for those whose full mapping is several code points.
+/// Spark's (ICU's root locale) full case mappings of all of Unicode, in a form for the row
+/// loops: for the Basic Multilingual Plane, per block of 256 code points, nullptr when no code
+/// point of the block changes, else the simple mapping of each, or kSpecialCase where the full
+/// mapping is several code points (ß -> SS) or depends on the context (Σ).
 inline constexpr uint16_t kSpecialCase = 0xFFFF;
-const uint16_t* two_byte_case_table(bool upper);
+struct CaseMap {
+  const uint16_t* blocks[256];
+};
+const CaseMap& case_map(bool upper);
 
-/// Writes the full case mapping of `cp` (one marked kSpecialCase, or a ligature U+FB00..U+FB06
-/// in upper case); returns the bytes written.
-int write_special_case(char32_t cp, bool upper, uint8_t* out);
+/// Writes the full upper (or lower) case mapping of `cp` outside its context; returns the bytes
+/// written (at most three times those of `cp`).
+int write_full_case(char32_t cp, bool upper, uint8_t* out);
 
-/// Writes `size` bytes of UTF-8 text in upper (or lower) case to `out`, which has room for
-/// three times as many, and returns the bytes written. `table` is
-/// `two_byte_case_table(kUpper)`. Where Spark's (Java's) full case mapping differs from the
-/// simple one it is followed: ß -> SS, ŉ -> ʼN, ΐ -> Ϊ́, ﬀ -> FF, İ -> i̇.
+/// Writes the title case of `cp` (ǆ -> ǅ, ß -> Ss; the upper case for most); returns the bytes.
+int write_title_case(char32_t cp, uint8_t* out);
+
+/// Whether the Σ between `at` and `after` in [begin, end) is final: a cased letter comes before
+/// it and none after it, case-ignorable characters (marks, apostrophes...) skipped.
+bool is_final_sigma(const uint8_t* begin, const uint8_t* at, const uint8_t* after,
+                    const uint8_t* end);
+
+/// Writes the text [in, end) in upper (or lower) case to `out`, which has room for three times
+/// as many bytes, and returns the bytes written; the text from `begin` is the context of a Σ.
+/// `map` is `case_map(kUpper)`. Spark's full mappings are followed (ß -> SS, ŉ -> ʼN, İ -> i̇, a
+/// final Σ -> ς), and malformed UTF-8 becomes U+FFFD as Spark decodes it.
 template <bool kUpper>
-inline int64_t write_case(const uint16_t* table, const uint8_t* in, int64_t size, uint8_t* out) {
+inline int64_t write_case(const CaseMap& map, const uint8_t* begin, const uint8_t* in,
+                          const uint8_t* end, uint8_t* out) {
   uint8_t* start = out;
-  const uint8_t* end = in + size;
   while (in < end) {
     const uint8_t byte = *in;
     if (byte < 0x80) {
@@ -133,24 +160,32 @@ inline int64_t write_case(const uint16_t* table, const uint8_t* in, int64_t size
       ++in;
       continue;
     }
-    if (byte >= 0xC2 && byte < 0xE0 && in + 1 < end) {
-      const char32_t cp = ((byte & 0x1Fu) << 6) | (in[1] & 0x3Fu);
-      const uint16_t mapped = table[cp];
-      in += 2;
-      out += mapped != kSpecialCase ? encode(mapped, out) : write_special_case(cp, kUpper, out);
-      continue;
-    }
+    const uint8_t* at = in;
     const char32_t cp = decode(&in, end);
-    if (kUpper && cp >= 0xFB00 && cp <= 0xFB06) {
-      out += write_special_case(cp, true, out);
-      continue;
+    if (cp < 0x10000) {
+      const uint16_t* block = map.blocks[cp >> 8];
+      const uint16_t mapped = block == nullptr ? static_cast<uint16_t>(cp) : block[cp & 0xFF];
+      if (mapped != kSpecialCase) {
+        out += encode(mapped, out);
+        continue;
+      }
+      if (!kUpper && cp == 0x3A3) {
+        out += encode(is_final_sigma(begin, at, in, end) ? 0x3C2 : 0x3C3, out);
+        continue;
+      }
     }
-    out += encode(kUpper ? to_upper(cp) : to_lower(cp), out);
+    out += write_full_case(cp, kUpper, out);
   }
   return out - start;
 }
 
-/// Appends `text` in lower case to `out` (see `write_lower`).
+/// Writes `size` bytes of text in upper (or lower) case (see above).
+template <bool kUpper>
+inline int64_t write_case(const CaseMap& map, const uint8_t* in, int64_t size, uint8_t* out) {
+  return write_case<kUpper>(map, in, in, in + size, out);
+}
+
+/// Appends `text` in lower case to `out` (see `write_case`).
 void append_lower(std::string_view text, std::string& out);
 
 // --- arguments ------------------------------------------------------------------------------
@@ -235,9 +270,20 @@ class StringOutput {
     data_.resize(size + bytes);
     return data_.mutable_data() + size;
   }
+  /// Takes back the last `bytes` bytes of the current row (unused room asked by `extend`).
+  void retract(int64_t bytes) { data_.resize(data_.size() - bytes); }
   /// Appends to the current row.
   void append(std::string_view bytes) {
     data_.append(bytes.data(), static_cast<int64_t>(bytes.size()));
+  }
+  /// Fails as `finish_row` would once `bytes` more bytes were added, before they are; also
+  /// for one row longer than a JVM array can be (Spark's rows fail there too).
+  void check_room(int64_t bytes) const {
+    constexpr int64_t kMaxRow = std::numeric_limits<int32_t>::max() - 15;
+    if (bytes > kMaxRow || bytes > std::numeric_limits<int32_t>::max() - data_.size())
+        [[unlikely]] {
+      throw_too_large();
+    }
   }
   /// Ends the current row (valid) and starts the next.
   void finish_row() {
