@@ -11,6 +11,7 @@
 #include "bowstring/array/builder_primitive.h"
 #include "bowstring/array/builder_scalar.h"
 #include "bowstring/compute/aggregate_util.h"
+#include "bowstring/compute/decimal.h"
 #include "bowstring/compute/errors.h"
 #include "bowstring/compute/function.h"
 #include "bowstring/compute/grouper.h"
@@ -18,6 +19,7 @@
 #include "bowstring/compute/hyperloglog.h"
 #include "bowstring/compute/kernel_util.h"
 #include "bowstring/compute/registry_areas.h"
+#include "bowstring/compute/sort.h"
 
 namespace bowstring::compute {
 
@@ -143,6 +145,12 @@ int128_t decimal_at(const ArrayData& data, int64_t i) {
       std::memcpy(&value, bytes + row * 8, 8);
       return value;
     }
+    case TypeId::kDecimal256: {
+      // Values of at most 38 digits: the low 128 bits (little-endian) hold them.
+      int128_t value;
+      std::memcpy(&value, bytes + row * 32, 16);
+      return value;
+    }
     default: {
       int128_t value;
       std::memcpy(&value, bytes + row * 16, 16);
@@ -150,6 +158,9 @@ int128_t decimal_at(const ArrayData& data, int64_t i) {
     }
   }
 }
+
+/// The most digits of Spark's decimals.
+constexpr int32_t kMaxDecimalPrecision = 38;
 
 int128_t power_of_ten(int exponent) {
   int128_t result = 1;
@@ -275,7 +286,65 @@ class CountAggregator final : public AggregatorBase {
                             "this error.");
 }
 
-/// sum of integers: a bigint, with an overflow error in ANSI mode (wrapping otherwise).
+/// Spark's message for a decimal sum (of `sum` or `avg`) that left its type's precision.
+[[noreturn]] void throw_decimal_sum_overflow(const std::string& function) {
+  throw ArithmeticError("ARITHMETIC_OVERFLOW",
+                        "Overflow in sum of decimals. Use 'try_" + function +
+                            "' to tolerate overflow and return NULL instead. If necessary set "
+                            "\"spark.sql.ansi.enabled\" to \"false\" to bypass this error.");
+}
+
+/// The flags of Spark's sum buffer, per group: whether a non-null value came in (Spark's
+/// `isEmpty`, negated) and whether the sum overflowed (null for try_sum).
+struct SumFlags {
+  std::vector<uint8_t> non_empty;
+  std::vector<uint8_t> overflowed;
+
+  void resize(int64_t num_groups) {
+    non_empty.resize(static_cast<size_t>(num_groups), 0);
+    overflowed.resize(static_cast<size_t>(num_groups), 0);
+  }
+  /// Groups whose sum is a value: non-empty and not overflowed.
+  std::vector<uint8_t> valid() const {
+    std::vector<uint8_t> result(non_empty.size());
+    for (size_t g = 0; g < result.size(); ++g) {
+      result[g] = non_empty[g] != 0 && overflowed[g] == 0;
+    }
+    return result;
+  }
+  /// The state columns of sums of `type`: the sum (null when empty or overflowed) and the
+  /// non-empty flag, as Spark's buffer keeps them, so that an overflowed partial sum is not
+  /// taken for an empty one.
+  template <typename T>
+  std::vector<Array> state(const TypePtr& type, const std::vector<T>& sums,
+                           Allocator* allocator) const {
+    return {fixed_array(type, sums, valid(), allocator),
+            boolean_array(non_empty, std::vector<uint8_t>(non_empty.size(), 1), allocator)};
+  }
+  /// Folds state rows (as `state` gives them) into groups `group_ids`: overflowed partial sums
+  /// mark their group; `add(group, row)` adds the others.
+  template <typename Add>
+  void merge(std::span<const Array> state, std::span<const uint32_t> group_ids, Add&& add) {
+    const ArrayData& sums = *state[0].data();
+    const BooleanArray flags(state[1]);
+    for (size_t i = 0; i < group_ids.size(); ++i) {
+      const auto row = static_cast<int64_t>(i);
+      if (!flags.value(row)) {
+        continue;
+      }
+      const uint32_t g = group_ids[i];
+      non_empty[g] = 1;
+      if (sums.is_null_in_bitmap(row)) {
+        overflowed[g] = 1;
+      } else {
+        add(g, row);
+      }
+    }
+  }
+};
+
+/// sum of integers: a bigint, with an overflow error in ANSI mode (wrapping otherwise, null
+/// for try_sum).
 class IntegerSumAggregator final : public AggregatorBase {
  public:
   IntegerSumAggregator(ExecContext& context, bool try_mode)
@@ -283,8 +352,7 @@ class IntegerSumAggregator final : public AggregatorBase {
 
   void resize(int64_t num_groups) override {
     sums_.resize(static_cast<size_t>(num_groups), 0);
-    valid_.resize(static_cast<size_t>(num_groups), 0);
-    overflowed_.resize(static_cast<size_t>(num_groups), 0);
+    flags_.resize(num_groups);
   }
 
   void update(std::span<const Datum> arguments, std::span<const uint32_t> group_ids) override {
@@ -297,11 +365,11 @@ class IntegerSumAggregator final : public AggregatorBase {
         const T* raw = data.values<T>(1);
         const uint32_t* groups = group_ids.data();
         int64_t* sums = sums_.data();
-        uint8_t* valid = valid_.data();
+        uint8_t* non_empty = flags_.non_empty.data();
         bool overflow = false;
         for_each_valid_row(data, [&](int64_t i) {
           const uint32_t g = groups[i];
-          valid[g] = 1;
+          non_empty[g] = 1;
           if constexpr (std::is_same_v<T, uint64_t>) {
             overflow |= raw[i] > static_cast<uint64_t>(INT64_MAX);
           }
@@ -314,20 +382,13 @@ class IntegerSumAggregator final : public AggregatorBase {
     });
   }
 
-  std::vector<TypePtr> state_types() const override { return {int64()}; }
-  std::vector<Array> state() override { return {finish()}; }
+  std::vector<TypePtr> state_types() const override { return {int64(), boolean()}; }
+  std::vector<Array> state() override { return flags_.state(int64(), sums_, allocator()); }
   void merge(std::span<const Array> state, std::span<const uint32_t> group_ids) override {
-    const ArrayData& data = *state[0].data();
-    const int64_t* raw = data.values<int64_t>(1);
-    for_each_valid_row(data, [&](int64_t i) { add(group_ids[static_cast<size_t>(i)], raw[i]); });
+    const int64_t* raw = state[0].data()->values<int64_t>(1);
+    flags_.merge(state, group_ids, [&](uint32_t g, int64_t row) { add(g, raw[row]); });
   }
-  Array finish() override {
-    std::vector<uint8_t> valid(valid_);
-    for (size_t g = 0; g < valid.size(); ++g) {
-      valid[g] = valid[g] != 0 && overflowed_[g] == 0;
-    }
-    return fixed_array(int64(), sums_, valid, allocator());
-  }
+  Array finish() override { return fixed_array(int64(), sums_, flags_.valid(), allocator()); }
 
  private:
   /// Some sum overflowed in the fast pass: undo it and add again value by value, raising or
@@ -344,7 +405,7 @@ class IntegerSumAggregator final : public AggregatorBase {
 
   template <typename T>
   void add(uint32_t group, T value) {
-    valid_[group] = 1;
+    flags_.non_empty[group] = 1;
     int64_t result;
     bool overflow;
     if constexpr (std::is_same_v<T, uint64_t>) {
@@ -358,7 +419,7 @@ class IntegerSumAggregator final : public AggregatorBase {
     }
     if (overflow) [[unlikely]] {
       if (try_mode_) {
-        overflowed_[group] = 1;
+        flags_.overflowed[group] = 1;
       } else if (context_.ansi) {
         throw_long_overflow("sum");
       }
@@ -368,18 +429,17 @@ class IntegerSumAggregator final : public AggregatorBase {
 
   bool try_mode_;
   std::vector<int64_t> sums_;
-  std::vector<uint8_t> valid_;
-  std::vector<uint8_t> overflowed_;
+  SumFlags flags_;
 };
 
-/// sum of floating-point values: a double.
+/// sum of floating-point values (and the sum of avg for numbers other than decimals): a double.
 class DoubleSumAggregator final : public AggregatorBase {
  public:
   using AggregatorBase::AggregatorBase;
 
   void resize(int64_t num_groups) override {
     sums_.resize(static_cast<size_t>(num_groups), 0.0);
-    valid_.resize(static_cast<size_t>(num_groups), 0);
+    flags_.resize(num_groups);
   }
   void update(std::span<const Datum> arguments, std::span<const uint32_t> group_ids) override {
     const Array values =
@@ -390,281 +450,241 @@ class DoubleSumAggregator final : public AggregatorBase {
       const T* raw = data.values<T>(1);
       const uint32_t* groups = group_ids.data();
       double* sums = sums_.data();
-      uint8_t* valid = valid_.data();
+      uint8_t* non_empty = flags_.non_empty.data();
       for_each_valid_row(data, [&](int64_t i) {
         const uint32_t g = groups[i];
         sums[g] += static_cast<double>(raw[i]);
-        valid[g] = 1;
+        non_empty[g] = 1;
       });
     });
   }
-  std::vector<TypePtr> state_types() const override { return {float64()}; }
-  std::vector<Array> state() override { return {finish()}; }
+  std::vector<TypePtr> state_types() const override { return {float64(), boolean()}; }
+  std::vector<Array> state() override { return flags_.state(float64(), sums_, allocator()); }
   void merge(std::span<const Array> state, std::span<const uint32_t> group_ids) override {
-    const ArrayData& data = *state[0].data();
-    const double* raw = data.values<double>(1);
-    for_each_valid_row(data, [&](int64_t i) {
-      const uint32_t g = group_ids[static_cast<size_t>(i)];
-      sums_[g] += raw[i];
-      valid_[g] = 1;
-    });
+    const double* raw = state[0].data()->values<double>(1);
+    flags_.merge(state, group_ids, [&](uint32_t g, int64_t row) { sums_[g] += raw[row]; });
   }
-  Array finish() override { return fixed_array(float64(), sums_, valid_, allocator()); }
+  Array finish() override { return fixed_array(float64(), sums_, flags_.valid(), allocator()); }
+
+  /// avg: the sum divided by `counts`.
+  Array average(const std::vector<int64_t>& counts) {
+    std::vector<double> averages(sums_.size(), 0.0);
+    for (size_t g = 0; g < sums_.size(); ++g) {
+      averages[g] = counts[g] > 0 ? sums_[g] / static_cast<double>(counts[g]) : 0.0;
+    }
+    return fixed_array(float64(), averages, flags_.valid(), allocator());
+  }
 
  private:
   std::vector<double> sums_;
-  std::vector<uint8_t> valid_;
+  SumFlags flags_;
 };
 
-/// Sums of decimals kept exactly in 128 bits, with the precision of Spark's sum type
-/// (p + 10, at most 38) as the bound past which a sum overflows.
-class DecimalSums {
- public:
-  explicit DecimalSums(int32_t precision) : bound_(power_of_ten(precision)) {}
+/// A sum of unscaled decimals in 192 bits: 128 bits and how many times they wrapped, so that a
+/// sum may leave 38 digits midway and come back.
+struct WideSum {
+  int128_t low = 0;
+  int64_t wraps = 0;
 
-  void resize(int64_t num_groups) {
-    sums_.resize(static_cast<size_t>(num_groups), 0);
-    valid_.resize(static_cast<size_t>(num_groups), 0);
-    overflowed_.resize(static_cast<size_t>(num_groups), 0);
-  }
-  void add(uint32_t group, int128_t value) {
-    valid_[group] = 1;
-    const bool wrapped = __builtin_add_overflow(sums_[group], value, &sums_[group]);
-    if (wrapped || sums_[group] >= bound_ || sums_[group] <= -bound_) [[unlikely]] {
-      overflowed_[group] = 1;
-      // Keep the sum bounded so that it cannot overflow 128 bits; it is no longer used.
-      sums_[group] = 0;
+  void add(int128_t value) {
+    if (__builtin_add_overflow(low, value, &low)) {
+      wraps += value < 0 ? -1 : 1;
     }
   }
-  void add_all(const ArrayData& data, std::span<const uint32_t> group_ids) {
+  /// Whether the sum is within (-bound, bound).
+  bool within(int128_t bound) const { return wraps == 0 && low < bound && low > -bound; }
+};
+
+/// sum of decimal(p, s) (and the sum of avg): decimal(min(38, p + 10), s). Spark's grouped
+/// aggregation keeps each group's sum in a buffer of that type, where a sum that leaves the
+/// precision midway turns null for good (an error in ANSI mode, null for try_sum); its global
+/// aggregation keeps the sum unbounded and only checks the end result. `grouped` says which.
+class DecimalSumAggregator final : public AggregatorBase {
+ public:
+  DecimalSumAggregator(ExecContext& context, TypePtr sum_type, std::string function, bool try_mode,
+                       bool grouped)
+      : AggregatorBase(context),
+        sum_type_(std::move(sum_type)),
+        function_(std::move(function)),
+        try_mode_(try_mode),
+        grouped_(grouped),
+        bound_(power_of_ten(type_cast<DecimalType>(*sum_type_).precision())) {}
+
+  void resize(int64_t num_groups) override {
+    sums_.resize(static_cast<size_t>(num_groups));
+    flags_.resize(num_groups);
+  }
+  void update(std::span<const Datum> arguments, std::span<const uint32_t> group_ids) override {
+    const Array values =
+        as_array(arguments[0], static_cast<int64_t>(group_ids.size()), allocator());
+    const ArrayData& data = *values.data();
     for_each_valid_row(
         data, [&](int64_t i) { add(group_ids[static_cast<size_t>(i)], decimal_at(data, i)); });
   }
-  /// Marks `group` overflowed (a partial state that overflowed arrives as null).
-  void set_overflowed(uint32_t group) {
-    valid_[group] = 1;
-    overflowed_[group] = 1;
-  }
-
-  std::vector<int128_t> sums_;
-  std::vector<uint8_t> valid_;
-  std::vector<uint8_t> overflowed_;
-
- private:
-  int128_t bound_;
-};
-
-[[noreturn]] void throw_decimal_overflow(const char* function, int32_t precision) {
-  throw ArithmeticError("ARITHMETIC_OVERFLOW",
-                        std::string("Overflow in ") + function + " of decimals: the result " +
-                            "does not fit DECIMAL(" + std::to_string(precision) + "). Use 'try_" +
-                            function + "' to tolerate overflow and return " + "NULL instead.");
-}
-
-/// sum of decimals: decimal(min(38, p + 10), s).
-class DecimalSumAggregator final : public AggregatorBase {
- public:
-  DecimalSumAggregator(ExecContext& context, TypePtr output, bool try_mode)
-      : AggregatorBase(context),
-        output_(std::move(output)),
-        try_mode_(try_mode),
-        sums_(type_cast<DecimalType>(*output_).precision()) {}
-
-  void resize(int64_t num_groups) override { sums_.resize(num_groups); }
-  void update(std::span<const Datum> arguments, std::span<const uint32_t> group_ids) override {
-    const Array values =
-        as_array(arguments[0], static_cast<int64_t>(group_ids.size()), allocator());
-    sums_.add_all(*values.data(), group_ids);
-  }
-  // The state keeps a separate "is empty" flag, as Spark's does, so that an overflowed partial
-  // sum (null) is not taken for an empty one.
-  std::vector<TypePtr> state_types() const override { return {output_, boolean()}; }
+  std::vector<TypePtr> state_types() const override { return {sum_type_, boolean()}; }
   std::vector<Array> state() override {
-    std::vector<uint8_t> valid(sums_.valid_.size());
-    for (size_t g = 0; g < valid.size(); ++g) {
-      valid[g] = sums_.valid_[g] != 0 && sums_.overflowed_[g] == 0;
-    }
-    return {fixed_array(output_, sums_.sums_, valid, allocator()),
-            boolean_array(sums_.valid_, std::vector<uint8_t>(valid.size(), 1), allocator())};
+    mark_overflows();
+    return flags_.state(sum_type_, lows(), allocator());
   }
   void merge(std::span<const Array> state, std::span<const uint32_t> group_ids) override {
     const ArrayData& data = *state[0].data();
-    const BooleanArray non_empty(state[1]);
-    for (size_t i = 0; i < group_ids.size(); ++i) {
-      const auto row = static_cast<int64_t>(i);
-      if (!non_empty.value(row)) {
-        continue;
-      }
-      if (data.is_null_in_bitmap(row)) {
-        sums_.set_overflowed(group_ids[i]);
-      } else {
-        sums_.add(group_ids[i], decimal_at(data, row));
-      }
-    }
+    flags_.merge(state, group_ids, [&](uint32_t g, int64_t row) { add(g, decimal_at(data, row)); });
   }
   Array finish() override {
-    std::vector<uint8_t> valid(sums_.valid_.size());
-    for (size_t g = 0; g < valid.size(); ++g) {
-      if (sums_.overflowed_[g] != 0 && !try_mode_ && context_.ansi) {
-        throw_decimal_overflow("sum", type_cast<DecimalType>(*output_).precision());
-      }
-      valid[g] = sums_.valid_[g] != 0 && sums_.overflowed_[g] == 0;
-    }
-    return fixed_array(output_, sums_.sums_, valid, allocator());
+    mark_overflows();
+    check_overflows();
+    return fixed_array(sum_type_, lows(), flags_.valid(), allocator());
   }
 
- private:
-  TypePtr output_;
-  bool try_mode_;
-  DecimalSums sums_;
-};
-
-/// avg of numbers other than decimals: a double (sum as a double, as Spark keeps it).
-class DoubleAvgAggregator final : public AggregatorBase {
- public:
-  using AggregatorBase::AggregatorBase;
-
-  void resize(int64_t num_groups) override {
-    sums_.resize(static_cast<size_t>(num_groups), 0.0);
-    counts_.resize(static_cast<size_t>(num_groups), 0);
-  }
-  void update(std::span<const Datum> arguments, std::span<const uint32_t> group_ids) override {
-    const Array values =
-        as_array(arguments[0], static_cast<int64_t>(group_ids.size()), allocator());
-    const ArrayData& data = *values.data();
-    visit_numeric(data.type->id(), [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      const T* raw = data.values<T>(1);
-      const uint32_t* groups = group_ids.data();
-      double* sums = sums_.data();
-      int64_t* counts = counts_.data();
-      for_each_valid_row(data, [&](int64_t i) {
-        const uint32_t g = groups[i];
-        sums[g] += static_cast<double>(raw[i]);
-        ++counts[g];
-      });
-    });
-  }
-  std::vector<TypePtr> state_types() const override { return {float64(), int64()}; }
-  std::vector<Array> state() override {
-    const std::vector<uint8_t> all(sums_.size(), 1);
-    return {fixed_array(float64(), sums_, all, allocator()),
-            fixed_array(int64(), counts_, all, allocator())};
-  }
-  void merge(std::span<const Array> state, std::span<const uint32_t> group_ids) override {
-    const DoubleArray sums(state[0]);
-    const Int64Array counts(state[1]);
-    for (size_t i = 0; i < group_ids.size(); ++i) {
-      sums_[group_ids[i]] += sums.value(static_cast<int64_t>(i));
-      counts_[group_ids[i]] += counts.value(static_cast<int64_t>(i));
-    }
-  }
-  Array finish() override {
-    std::vector<double> averages(sums_.size());
-    std::vector<uint8_t> valid(sums_.size());
-    for (size_t g = 0; g < sums_.size(); ++g) {
-      valid[g] = counts_[g] > 0;
-      averages[g] = counts_[g] > 0 ? sums_[g] / static_cast<double>(counts_[g]) : 0.0;
-    }
-    return fixed_array(float64(), averages, valid, allocator());
-  }
-
- private:
-  std::vector<double> sums_;
-  std::vector<int64_t> counts_;
-};
-
-/// avg of decimal(p, s): decimal(min(38, p + 4), min(38, s + 4)), rounded half up.
-class DecimalAvgAggregator final : public AggregatorBase {
- public:
-  DecimalAvgAggregator(ExecContext& context, const DecimalType& input, TypePtr output)
-      : AggregatorBase(context),
-        input_scale_(input.scale()),
-        sum_type_(decimal128(std::min(38, input.precision() + 10), input.scale())),
-        output_(std::move(output)),
-        sums_(std::min(38, input.precision() + 10)) {}
-
-  void resize(int64_t num_groups) override {
-    sums_.resize(num_groups);
-    counts_.resize(static_cast<size_t>(num_groups), 0);
-  }
-  void update(std::span<const Datum> arguments, std::span<const uint32_t> group_ids) override {
-    const Array values =
-        as_array(arguments[0], static_cast<int64_t>(group_ids.size()), allocator());
-    const ArrayData& data = *values.data();
-    for_each_valid_row(data, [&](int64_t i) {
-      const uint32_t g = group_ids[static_cast<size_t>(i)];
-      sums_.add(g, decimal_at(data, i));
-      ++counts_[g];
-    });
-  }
-  std::vector<TypePtr> state_types() const override { return {sum_type_, int64()}; }
-  std::vector<Array> state() override {
-    std::vector<uint8_t> valid(counts_.size());
-    for (size_t g = 0; g < valid.size(); ++g) {
-      valid[g] = sums_.overflowed_[g] == 0;
-    }
-    return {fixed_array(sum_type_, sums_.sums_, valid, allocator()),
-            fixed_array(int64(), counts_, std::vector<uint8_t>(counts_.size(), 1), allocator())};
-  }
-  void merge(std::span<const Array> state, std::span<const uint32_t> group_ids) override {
-    const ArrayData& data = *state[0].data();
-    const Int64Array counts(state[1]);
-    for (size_t i = 0; i < group_ids.size(); ++i) {
-      const auto row = static_cast<int64_t>(i);
-      const uint32_t g = group_ids[i];
-      if (counts.value(row) == 0) {
-        continue;
-      }
-      counts_[g] += counts.value(row);
-      if (data.is_null_in_bitmap(row)) {
-        sums_.set_overflowed(g);
-      } else {
-        sums_.add(g, decimal_at(data, row));
-      }
-    }
-  }
-  Array finish() override {
-    const auto& output = type_cast<DecimalType>(*output_);
-    const int shift = output.scale() - input_scale_;
-    const int128_t bound = power_of_ten(output.precision());
-    std::vector<int128_t> averages(counts_.size(), 0);
-    std::vector<uint8_t> valid(counts_.size(), 0);
-    for (size_t g = 0; g < counts_.size(); ++g) {
-      if (counts_[g] == 0) {
+  /// avg: the sum divided by `counts`, as `output` (a scale at least the sum's), rounded half
+  /// up. An average that does not fit `output` raises Spark's NUMERIC_VALUE_OUT_OF_RANGE in
+  /// ANSI mode, and is null otherwise.
+  Array average(const std::vector<int64_t>& counts, const TypePtr& output) {
+    mark_overflows();
+    check_overflows();
+    const auto& shape = type_cast<DecimalType>(*output);
+    const int128_t scale = power_of_ten(shape.scale() - type_cast<DecimalType>(*sum_type_).scale());
+    const int128_t bound = power_of_ten(shape.precision());
+    std::vector<int128_t> averages(counts.size(), 0);
+    std::vector<uint8_t> valid = flags_.valid();
+    for (size_t g = 0; g < counts.size(); ++g) {
+      if (valid[g] == 0) {
         continue;
       }
       int128_t scaled = 0;
-      bool overflow = sums_.overflowed_[g] != 0 ||
-                      __builtin_mul_overflow(sums_.sums_[g], power_of_ten(shift), &scaled);
-      int128_t average = 0;
+      bool overflow = __builtin_mul_overflow(sums_[g].low, scale, &scaled);
       if (!overflow) {
-        const int128_t count = counts_[g];
-        average = scaled / count;
+        const int128_t count = counts[g];
+        averages[g] = scaled / count;
         const int128_t remainder = scaled % count;
         const int128_t twice = remainder < 0 ? -remainder * 2 : remainder * 2;
         if (twice >= count) {
-          average += scaled < 0 ? -1 : 1;
+          averages[g] += scaled < 0 ? -1 : 1;
         }
-        overflow = average >= bound || average <= -bound;
+        overflow = averages[g] >= bound || averages[g] <= -bound;
       }
       if (overflow) {
         if (context_.ansi) {
-          throw_decimal_overflow("avg", output.precision());
+          throw ArithmeticError(
+              "NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION",
+              "The average of the sum " +
+                  decimal::to_string(sums_[g].low, type_cast<DecimalType>(*sum_type_).scale()) +
+                  " over " + std::to_string(counts[g]) + " values cannot be represented as " +
+                  decimal::type_name({shape.precision(), shape.scale()}) +
+                  ". If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this "
+                  "error, and return NULL instead.");
         }
-        continue;
+        valid[g] = 0;
       }
-      averages[g] = average;
-      valid[g] = 1;
     }
-    return fixed_array(output_, averages, valid, allocator());
+    return fixed_array(output, averages, valid, allocator());
   }
 
  private:
-  int32_t input_scale_;
+  void add(uint32_t group, int128_t value) {
+    flags_.non_empty[group] = 1;
+    WideSum& sum = sums_[group];
+    sum.add(value);
+    if (grouped_ && !sum.within(bound_)) [[unlikely]] {
+      flags_.overflowed[group] = 1;
+      sum = WideSum{};
+    }
+  }
+  /// Marks the sums past the precision (only a global sum gets there unmarked).
+  void mark_overflows() {
+    for (size_t g = 0; g < sums_.size(); ++g) {
+      if (!sums_[g].within(bound_)) {
+        flags_.overflowed[g] = 1;
+        sums_[g] = WideSum{};
+      }
+    }
+  }
+  void check_overflows() const {
+    if (try_mode_ || !context_.ansi) {
+      return;
+    }
+    for (size_t g = 0; g < sums_.size(); ++g) {
+      if (flags_.overflowed[g] != 0) {
+        throw_decimal_sum_overflow(function_);
+      }
+    }
+  }
+  std::vector<int128_t> lows() const {
+    std::vector<int128_t> result(sums_.size());
+    for (size_t g = 0; g < sums_.size(); ++g) {
+      result[g] = sums_[g].low;
+    }
+    return result;
+  }
+
   TypePtr sum_type_;
+  std::string function_;
+  bool try_mode_;
+  bool grouped_;
+  int128_t bound_;
+  std::vector<WideSum> sums_;
+  SumFlags flags_;
+};
+
+/// avg: the sum of `Sum` (its `average` divides it) and a count per group. The state is the
+/// sum's followed by the counts.
+template <typename Sum>
+class AvgAggregator final : public AggregatorBase {
+ public:
+  template <typename... SumArguments>
+  AvgAggregator(ExecContext& context, TypePtr output, SumArguments&&... sum_arguments)
+      : AggregatorBase(context),
+        output_(std::move(output)),
+        sum_(context, std::forward<SumArguments>(sum_arguments)...) {}
+
+  void resize(int64_t num_groups) override {
+    sum_.resize(num_groups);
+    counts_.resize(static_cast<size_t>(num_groups), 0);
+  }
+  void update(std::span<const Datum> arguments, std::span<const uint32_t> group_ids) override {
+    sum_.update(arguments, group_ids);
+    if (arguments[0].is_scalar()) {
+      if (!arguments[0].scalar_is_null()) {
+        for (const uint32_t g : group_ids) {
+          ++counts_[g];
+        }
+      }
+      return;
+    }
+    const ArrayData& data = *arguments[0].data();
+    int64_t* counts = counts_.data();
+    const uint32_t* groups = group_ids.data();
+    for_each_valid_row(data, [&](int64_t i) { ++counts[groups[i]]; });
+  }
+  std::vector<TypePtr> state_types() const override {
+    std::vector<TypePtr> types = sum_.state_types();
+    types.push_back(int64());
+    return types;
+  }
+  std::vector<Array> state() override {
+    std::vector<Array> state = sum_.state();
+    state.push_back(
+        fixed_array(int64(), counts_, std::vector<uint8_t>(counts_.size(), 1), allocator()));
+    return state;
+  }
+  void merge(std::span<const Array> state, std::span<const uint32_t> group_ids) override {
+    sum_.merge(state.first(2), group_ids);
+    const int64_t* counts = state[2].data()->values<int64_t>(1);
+    for (size_t i = 0; i < group_ids.size(); ++i) {
+      counts_[group_ids[i]] += counts[i];
+    }
+  }
+  Array finish() override {
+    if constexpr (std::is_same_v<Sum, DecimalSumAggregator>) {
+      return sum_.average(counts_, output_);
+    } else {
+      return sum_.average(counts_);
+    }
+  }
+
+ private:
   TypePtr output_;
-  DecimalSums sums_;
+  Sum sum_;
   std::vector<int64_t> counts_;
 };
 
@@ -801,11 +821,89 @@ class BinaryMinMaxAggregator final : public AggregatorBase {
   std::vector<uint8_t> valid_;
 };
 
+/// min or max of structs and arrays, in Spark's order (`sort_indices`'s). Each batch keeps one
+/// candidate per group, its first smallest (largest) row; `finish` orders the candidates of
+/// every batch and keeps each group's first, so that among equal values the first one wins,
+/// as in Spark.
+template <bool kMax>
+class NestedMinMaxAggregator final : public AggregatorBase {
+ public:
+  NestedMinMaxAggregator(ExecContext& context, TypePtr type)
+      : AggregatorBase(context), type_(std::move(type)) {}
+
+  void resize(int64_t num_groups) override { num_groups_ = num_groups; }
+  void update(std::span<const Datum> arguments, std::span<const uint32_t> group_ids) override {
+    add(as_array(arguments[0], static_cast<int64_t>(group_ids.size()), allocator()), group_ids);
+  }
+  std::vector<TypePtr> state_types() const override { return {type_}; }
+  std::vector<Array> state() override { return {finish()}; }
+  void merge(std::span<const Array> state, std::span<const uint32_t> group_ids) override {
+    add(state[0], group_ids);
+  }
+  Array finish() override {
+    const Array candidates = gather_rows(type_, sources_, candidates_, allocator());
+    const Array chosen = first_per_group(candidates, groups_);
+    const auto* first = chosen.data()->values<int64_t>(1);
+    const Array sources[] = {candidates};
+    std::vector<RowRef> rows(static_cast<size_t>(num_groups_));
+    for (int64_t g = 0; g < num_groups_; ++g) {
+      if (first[g] >= 0) {
+        rows[static_cast<size_t>(g)] = RowRef{0, first[g]};
+      }
+    }
+    return gather_rows(type_, sources, rows, allocator());
+  }
+
+ private:
+  /// For each group, the row of `values` (of groups `group_ids`) that comes first in the order,
+  /// -1 for none, as an int64 array of num_groups_ rows.
+  Array first_per_group(const Array& values, std::span<const uint32_t> group_ids) const {
+    OutputValues<int64_t> first(num_groups_, allocator());
+    std::fill(first.data(), first.data() + num_groups_, int64_t{-1});
+    if (values.length() > 0) {
+      SortKey key;
+      key.ascending = !kMax;
+      const Array sorted = sort_indices(values, key, allocator());
+      const auto* rows = sorted.data()->values<uint64_t>(1);
+      for (int64_t i = 0; i < sorted.length(); ++i) {
+        const auto row = static_cast<int64_t>(rows[i]);
+        int64_t& slot = first.data()[group_ids[static_cast<size_t>(row)]];
+        if (slot < 0 && values.is_valid(row)) {
+          slot = row;
+        }
+      }
+    }
+    return make_fixed_width_array(int64(), num_groups_, nullptr, 0, first.finish());
+  }
+
+  void add(const Array& values, std::span<const uint32_t> group_ids) {
+    const Array chosen = first_per_group(values, group_ids);
+    const auto* rows = chosen.data()->values<int64_t>(1);
+    const auto source = static_cast<uint32_t>(sources_.size());
+    sources_.push_back(values);
+    for (int64_t g = 0; g < num_groups_; ++g) {
+      if (rows[g] >= 0) {
+        candidates_.push_back(RowRef{source, rows[g]});
+        groups_.push_back(static_cast<uint32_t>(g));
+      }
+    }
+  }
+
+  TypePtr type_;
+  int64_t num_groups_ = 0;
+  std::vector<Array> sources_;
+  std::vector<RowRef> candidates_;  // in arrival order
+  std::vector<uint32_t> groups_;    // the group of each candidate
+};
+
 template <bool kMax>
 std::unique_ptr<GroupedAggregator> make_min_max(const TypePtr& type, ExecContext& context) {
   const DataType& t = *type;
   if (t.is_binary_like()) {
     return std::make_unique<BinaryMinMaxAggregator<kMax>>(context, type);
+  }
+  if (t.is_nested()) {
+    return std::make_unique<NestedMinMaxAggregator<kMax>>(context, type);
   }
   if (t.id() == TypeId::kBoolean) {
     return std::make_unique<FixedMinMaxAggregator<uint8_t, kMax>>(context, type);
@@ -873,6 +971,19 @@ bool orderable(const DataType& type) {
     case TypeId::kDecimal64:
     case TypeId::kDecimal128:
       return true;
+    case TypeId::kStruct:
+      for (const auto& field : type.fields()) {
+        if (!orderable(*field->type())) {
+          return false;
+        }
+      }
+      return true;
+    case TypeId::kList:
+    case TypeId::kLargeList:
+    case TypeId::kListView:
+    case TypeId::kLargeListView:
+    case TypeId::kFixedSizeList:
+      return orderable(*type.field(0)->type());
     default:
       return type.is_binary_like();
   }
@@ -1372,6 +1483,24 @@ class ApproxCountDistinctAggregator final : public AggregatorBase {
 
 // --- Resolution --------------------------------------------------------------------------------
 
+/// Spark's decimals have at most 38 digits: wider Arrow decimals are refused by name.
+void check_decimal_precision(const std::string& name, const TypePtr& type) {
+  if (type->id() == TypeId::kDecimal256 &&
+      type_cast<DecimalType>(*type).precision() > kMaxDecimalPrecision) {
+    throw AnalysisError("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+                        "Cannot resolve \"" + name + "\": the argument has the type " +
+                            type->to_string() + ", of more than " +
+                            std::to_string(kMaxDecimalPrecision) +
+                            " digits, which Spark's decimals cannot hold");
+  }
+}
+
+/// The type of sums of decimals of `type`: decimal(min(38, p + 10), s).
+TypePtr decimal_sum_type(const DataType& type) {
+  const auto& decimal = type_cast<DecimalType>(type);
+  return decimal128(std::min(kMaxDecimalPrecision, decimal.precision() + 10), decimal.scale());
+}
+
 Resolution resolve_sum(const std::string& name, std::span<const TypePtr> arguments) {
   const TypePtr& type = arguments[0];
   if (is_integral(*type)) {
@@ -1380,9 +1509,9 @@ Resolution resolve_sum(const std::string& name, std::span<const TypePtr> argumen
   if (is_fractional(*type)) {
     return {float64(), {type}};
   }
-  if (type->is_decimal() && type->id() != TypeId::kDecimal256) {
-    const auto& decimal = type_cast<DecimalType>(*type);
-    return {decimal128(std::min(38, decimal.precision() + 10), decimal.scale()), {type}};
+  if (type->is_decimal()) {
+    check_decimal_precision(name, type);
+    return {decimal_sum_type(*type), {type}};
   }
   if (type->id() == TypeId::kNull) {
     return {float64(), {float64()}};
@@ -1395,9 +1524,11 @@ Resolution resolve_avg(const std::string& name, std::span<const TypePtr> argumen
   if (is_integral(*type) || is_fractional(*type)) {
     return {float64(), {type}};
   }
-  if (type->is_decimal() && type->id() != TypeId::kDecimal256) {
+  if (type->is_decimal()) {
+    check_decimal_precision(name, type);
     const auto& decimal = type_cast<DecimalType>(*type);
-    return {decimal128(std::min(38, decimal.precision() + 4), std::min(38, decimal.scale() + 4)),
+    return {decimal128(std::min(kMaxDecimalPrecision, decimal.precision() + 4),
+                       std::min(kMaxDecimalPrecision, decimal.scale() + 4)),
             {type}};
   }
   if (type->id() == TypeId::kNull) {
@@ -1418,7 +1549,10 @@ Resolution resolve_double(const std::string& name, std::span<const TypePtr> argu
 Resolution resolve_min_max(const std::string& name, std::span<const TypePtr> arguments) {
   const TypePtr& type = arguments[0];
   if (!orderable(*type)) {
-    throw_type_mismatch(name, type, "an orderable type");
+    throw AnalysisError("DATATYPE_MISMATCH.INVALID_ORDERING_TYPE",
+                        "Cannot resolve \"" + name + "\" due to data type mismatch: The `" + name +
+                            "` does not support ordering on type \"" + spark_type_name(*type) +
+                            "\".");
   }
   return {type, {type}};
 }
@@ -1474,18 +1608,36 @@ void add_moment(FunctionRegistry& registry, const std::string& name, Moment mome
       std::move(aliases));
 }
 
+/// Whether the aggregator serves a grouped aggregation (the `grouped` option `group_by` sets),
+/// not a global one.
+bool grouped_of(const FunctionOptions& options) {
+  const auto it = options.find("grouped");
+  return it != options.end() && std::get<bool>(it->second);
+}
+
 std::unique_ptr<GroupedAggregator> make_sum(std::span<const TypePtr> arguments,
-                                            ExecContext& context, bool try_mode) {
+                                            const FunctionOptions& options, ExecContext& context,
+                                            bool try_mode) {
   const TypePtr& type = arguments[0];
   if (type->is_integer()) {
     return std::make_unique<IntegerSumAggregator>(context, try_mode);
   }
   if (type->is_decimal()) {
-    const auto& decimal = type_cast<DecimalType>(*type);
-    return std::make_unique<DecimalSumAggregator>(
-        context, decimal128(std::min(38, decimal.precision() + 10), decimal.scale()), try_mode);
+    return std::make_unique<DecimalSumAggregator>(context, decimal_sum_type(*type), "sum", try_mode,
+                                                  grouped_of(options));
   }
   return std::make_unique<DoubleSumAggregator>(context);
+}
+
+std::unique_ptr<GroupedAggregator> make_avg(std::span<const TypePtr> arguments,
+                                            const FunctionOptions& options, ExecContext& context) {
+  const TypePtr& type = arguments[0];
+  const TypePtr output = resolve_avg("avg", arguments).output;
+  if (type->is_decimal()) {
+    return std::make_unique<AvgAggregator<DecimalSumAggregator>>(
+        context, output, decimal_sum_type(*type), "avg", false, grouped_of(options));
+  }
+  return std::make_unique<AvgAggregator<DoubleSumAggregator>>(context, output);
 }
 
 }  // namespace
@@ -1522,8 +1674,10 @@ void register_aggregate_functions(FunctionRegistry& registry) {
                                  "(decimal(p, s)) -> decimal(p + 10, s)"},
         [](const std::string& function, std::span<const TypePtr> arguments,
            const FunctionOptions&) { return resolve_sum(function, arguments); },
-        [try_mode](std::span<const TypePtr> arguments, const FunctionOptions&,
-                   ExecContext& context) { return make_sum(arguments, context, try_mode); }));
+        [try_mode](std::span<const TypePtr> arguments, const FunctionOptions& options,
+                   ExecContext& context) {
+          return make_sum(arguments, options, context, try_mode);
+        }));
   }
   registry.add(std::make_shared<LambdaAggregateFunction>(
                    "avg", Arity{1, 1}, "Mean of the non-null values.",
@@ -1531,15 +1685,7 @@ void register_aggregate_functions(FunctionRegistry& registry) {
                                             "(decimal(p, s)) -> decimal(p + 4, s + 4)"},
                    [](const std::string& function, std::span<const TypePtr> arguments,
                       const FunctionOptions&) { return resolve_avg(function, arguments); },
-                   [](std::span<const TypePtr> arguments, const FunctionOptions&,
-                      ExecContext& context) -> std::unique_ptr<GroupedAggregator> {
-                     if (arguments[0]->is_decimal()) {
-                       const TypePtr output = resolve_avg("avg", arguments).output;
-                       return std::make_unique<DecimalAvgAggregator>(
-                           context, type_cast<DecimalType>(*arguments[0]), output);
-                     }
-                     return std::make_unique<DoubleAvgAggregator>(context);
-                   }),
+                   make_avg),
                std::vector<std::string>{"mean"});
   for (const bool is_max : {false, true}) {
     registry.add(std::make_shared<LambdaAggregateFunction>(

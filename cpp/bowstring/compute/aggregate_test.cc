@@ -5,6 +5,7 @@
 #include <numeric>
 #include <vector>
 
+#include "bowstring/array/builder.h"
 #include "bowstring/array/builder_binary.h"
 #include "bowstring/array/builder_primitive.h"
 #include "bowstring/array/equal.h"
@@ -31,6 +32,7 @@ using testing::make_decimal_array;
 using testing::make_list_array;
 using testing::make_string_array;
 using testing::make_string_list_array;
+using testing::make_struct_array;
 
 using Groups = std::vector<uint32_t>;
 
@@ -188,6 +190,64 @@ TEST(Aggregate, DecimalSumAndAvgFollowSparkTypes) {
   EXPECT_TRUE(whole("sum", {values.slice(0, 0)}).scalar_is_null());
 }
 
+Datum grouped_sum(const std::string& name, const Array& values) {
+  const Datum arguments[] = {values};
+  const FunctionOptions options{{"grouped", true}};
+  const auto& function = static_cast<const AggregateFunction&>(default_registry().get(name));
+  ExecContext context;
+  std::unique_ptr<GroupedAggregator> aggregator = function.make_aggregator(
+      function.resolve(types_of({values}), options).arguments, options, context);
+  aggregator->resize(1);
+  aggregator->update(arguments, Groups(static_cast<size_t>(values.length()), 0));
+  return Datum(aggregator->finish());
+}
+
+TEST(Aggregate, DecimalSumLeavingThePrecisionMidway) {
+  // Spark, over DECIMAL(38,10) values x, x, -x with x = 9999999999999999999999999999.5: the
+  // global sum is x (decimal(38,10)); grouped, sum raises "[ARITHMETIC_OVERFLOW] Overflow in
+  // sum of decimals. Use 'try_sum'..." and try_sum is NULL (the group's buffer overflowed);
+  // global try_sum is x. avg grouped raises the same error naming try_avg; global avg raises
+  // NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION (x / 3 does not fit decimal(38,14)).
+  const std::string x = "9999999999999999999999999999.5000000000";
+  const Array values = make_decimal_array(decimal128(38, 10), {x, x, "-" + x});
+  const Array expected = make_decimal_array(decimal128(38, 10), {x});
+  EXPECT_TRUE(whole("sum", {values}).array().equals(expected));
+  EXPECT_TRUE(whole("try_sum", {values}).array().equals(expected));
+  std::string message =
+      testing::error_message<ArithmeticError>([&] { grouped_sum("sum", values); });
+  EXPECT_NE(message.find("[ARITHMETIC_OVERFLOW] Overflow in sum of decimals. Use 'try_sum'"),
+            std::string::npos)
+      << message;
+  EXPECT_TRUE(grouped_sum("try_sum", values).array().is_null(0));
+  message = testing::error_message<ArithmeticError>([&] { grouped_sum("avg", values); });
+  EXPECT_NE(message.find("Use 'try_avg'"), std::string::npos) << message;
+  message = testing::error_message<ArithmeticError>([&] { whole("avg", {values}); });
+  EXPECT_NE(message.find("NUMERIC_VALUE_OUT_OF_RANGE"), std::string::npos) << message;
+  // Past the precision at the end too: an error either way, NULL for try_sum.
+  const Array positive = values.slice(0, 2);
+  EXPECT_THROW(whole("sum", {positive}), ArithmeticError);
+  EXPECT_TRUE(whole("try_sum", {positive}).scalar_is_null());
+  ExecContext legacy;
+  legacy.ansi = false;
+  const Datum arguments[] = {positive};
+  EXPECT_TRUE(call("sum", arguments, {}, &legacy).scalar_is_null());
+  EXPECT_TRUE(call("avg", arguments, {}, &legacy).scalar_is_null());
+}
+
+TEST(Aggregate, DecimalsWiderThanSparks) {
+  // decimal256 of at most 38 digits sums as its decimal128; wider ones are refused.
+  const Array narrow = make_decimal_array(decimal256(20, 2), {"1.25", "-3.50", std::nullopt});
+  EXPECT_TRUE(
+      whole("sum", {narrow}).array().equals(make_decimal_array(decimal128(30, 2), {"-2.25"})));
+  EXPECT_TRUE(
+      whole("avg", {narrow}).array().equals(make_decimal_array(decimal128(24, 6), {"-1.125000"})));
+  const Array wide = make_decimal_array(decimal256(40, 2), {"1.25"});
+  for (const char* name : {"sum", "avg"}) {
+    const std::string message = testing::error_message<AnalysisError>([&] { whole(name, {wide}); });
+    EXPECT_NE(message.find("38 digits"), std::string::npos) << message;
+  }
+}
+
 TEST(Aggregate, MinMax) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const Groups groups = {0, 0, 0, 1, 1, 2};
@@ -212,7 +272,41 @@ TEST(Aggregate, MinMax) {
   const Array bools = make_array<bool>({true, false, true, true, true, std::nullopt});
   expect_grouped("min", {bools}, groups, 3, make_array<bool>({false, true, std::nullopt}));
   EXPECT_EQ(Int64Array(whole("max", {ints.slice(3, 3)}).array()).value(0), 7);
-  EXPECT_THROW(whole("min", {make_list_array<int32_t>({{{1}}})}), AnalysisError);
+  // Spark cannot order maps: DATATYPE_MISMATCH.INVALID_ORDERING_TYPE.
+  const Array maps = make_builder(map(int32(), int32()))->finish();
+  const std::string message = testing::error_message<AnalysisError>([&] { whole("min", {maps}); });
+  EXPECT_NE(message.find("INVALID_ORDERING_TYPE"), std::string::npos) << message;
+}
+
+TEST(Aggregate, MinMaxOfStructsAndArraysInSparkOrder) {
+  // Spark: min/max of named_struct(a, b) over (1,'x'), (1,'y'), (0,'z'), (NULL,'w') is
+  // {NULL, w} / {1, y}: fields in order, null fields smallest; a null struct is skipped.
+  const Array rows = make_struct_array({{"a", make_array<int32_t>({1, 1, 0, std::nullopt, 5})},
+                                        {"b", make_string_array({"x", "y", "z", "w", "v"})}},
+                                       {true, true, true, true, false});
+  const Groups one = {0, 0, 0, 0, 0};
+  const auto row_of = [](std::optional<int32_t> a, const std::string& b) {
+    return make_struct_array({{"a", make_array<int32_t>({a})}, {"b", make_string_array({b})}});
+  };
+  expect_grouped("min", {rows}, one, 1, row_of(std::nullopt, "w"));
+  expect_grouped("max", {rows}, one, 1, row_of(1, "y"));
+  // Spark: over [1,2], [1], [1,NULL], [], [0,5], [NULL] min is [] and max [1,2]: element by
+  // element, null elements smallest, a prefix first.
+  const Array lists = make_list_array<int32_t>(
+      {{{1, 2}}, {{1}}, {{1, std::nullopt}}, {{}}, {{0, 5}}, {{std::nullopt}}, std::nullopt});
+  const Groups two = {0, 0, 0, 0, 0, 1, 1};
+  expect_grouped("min", {lists}, two, 2, make_list_array<int32_t>({{{}}, {{std::nullopt}}}));
+  expect_grouped("max", {lists}, two, 2, make_list_array<int32_t>({{{1, 2}}, {{std::nullopt}}}));
+  // Spark: over [NaN], [1.0], [-0.0], [0.0] min is [-0.0] (the first of the equal zeros) and
+  // max [NaN].
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const Array doubles = make_list_array<double>({{{nan}}, {{1.0}}, {{-0.0}}, {{0.0}}});
+  const Groups four = {0, 0, 0, 0};
+  const Array minimum = grouped("min", {doubles}, four, 1);
+  EXPECT_TRUE(minimum.equals(make_list_array<double>({{{0.0}}})));
+  EXPECT_TRUE(std::signbit(DoubleArray(ListArray(minimum).values()).value(0)));
+  expect_grouped("max", {doubles}, four, 1, make_list_array<double>({{{nan}}}));
+  EXPECT_TRUE(whole("max", {lists.slice(6, 1)}).scalar_is_null());
 }
 
 TEST(Aggregate, FirstLastAnyValue) {

@@ -1,6 +1,7 @@
 #include "bowstring/compute/grouper.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <numeric>
 #include <string>
@@ -56,14 +57,34 @@ constexpr uint32_t kNoGroup = UINT32_MAX;
 // --- One key of at most 8 bytes ------------------------------------------------------------
 
 /// Which value loader a single fixed-width key uses.
-enum class ScalarKey : uint8_t { kBool, kU8, kU16, kU32, kU64, kHalf, kFloat, kDouble };
+/// Signed integers are sign-extended, so that a range of small negative and positive keys stays
+/// a small range of 64-bit keys (see `IntegerGrouper`'s direct table).
+enum class ScalarKey : uint8_t {
+  kBool,
+  kU8,
+  kU16,
+  kU32,
+  kI8,
+  kI16,
+  kI32,
+  kU64,
+  kPair,  // two 32-bit group ids (high and low halves), as `CombinedGrouper` pairs them
+  kHalf,
+  kFloat,
+  kDouble
+};
 
 /// A single key whose values fit 64 bits: open addressing on the (normalized) value.
 class IntegerGrouper final : public Grouper {
  public:
   IntegerGrouper(TypePtr type, ScalarKey kind, Allocator* allocator)
-      : Grouper({std::move(type)}, allocator), kind_(kind) {
-    resize_table(1024);
+      : Grouper({std::move(type)}, allocator),
+        kind_(kind),
+        direct_(kind != ScalarKey::kHalf && kind != ScalarKey::kFloat &&
+                kind != ScalarKey::kDouble) {
+    if (!direct_) {
+      resize_table(1024);
+    }
   }
 
   void consume(std::span<const Array> keys, uint32_t* group_ids) override {
@@ -77,26 +98,21 @@ class IntegerGrouper final : public Grouper {
         });
         return;
       }
-      case ScalarKey::kU8: {
-        const auto* values = data.values<uint8_t>(1);
-        consume_values(data, group_ids, [&](int64_t i) -> uint64_t { return values[i]; });
-        return;
-      }
-      case ScalarKey::kU16: {
-        const auto* values = data.values<uint16_t>(1);
-        consume_values(data, group_ids, [&](int64_t i) -> uint64_t { return values[i]; });
-        return;
-      }
-      case ScalarKey::kU32: {
-        const auto* values = data.values<uint32_t>(1);
-        consume_values(data, group_ids, [&](int64_t i) -> uint64_t { return values[i]; });
-        return;
-      }
-      case ScalarKey::kU64: {
-        const auto* values = data.values<uint64_t>(1);
-        consume_values(data, group_ids, [&](int64_t i) -> uint64_t { return values[i]; });
-        return;
-      }
+      case ScalarKey::kU8:
+        return consume_integers<uint8_t>(data, group_ids);
+      case ScalarKey::kU16:
+        return consume_integers<uint16_t>(data, group_ids);
+      case ScalarKey::kU32:
+        return consume_integers<uint32_t>(data, group_ids);
+      case ScalarKey::kI8:
+        return consume_integers<int8_t>(data, group_ids);
+      case ScalarKey::kI16:
+        return consume_integers<int16_t>(data, group_ids);
+      case ScalarKey::kI32:
+        return consume_integers<int32_t>(data, group_ids);
+      case ScalarKey::kU64:
+      case ScalarKey::kPair:
+        return consume_integers<uint64_t>(data, group_ids);
       case ScalarKey::kHalf: {
         const auto* values = data.values<uint16_t>(1);
         consume_values(data, group_ids, [&](int64_t i) -> uint64_t {
@@ -213,14 +229,185 @@ class IntegerGrouper final : public Grouper {
     return null_group_;
   }
 
+  /// Integers as 64-bit keys: signed ones sign-extended, unsigned ones zero-extended.
+  template <typename T>
+  void consume_integers(const ArrayData& data, uint32_t* group_ids) {
+    const T* values = data.values<T>(1);
+    consume_values(data, group_ids,
+                   [values](int64_t i) { return static_cast<uint64_t>(values[i]); });
+  }
+
   template <typename Load>
   void consume_values(const ArrayData& data, uint32_t* group_ids, Load load) {
-    consume_values(data.buffers[0] != nullptr ? data.buffers[0]->data() : nullptr, data.offset,
-                   data.length, group_ids, load);
+    consume_values(
+        data.null_count() != 0 && data.buffers[0] != nullptr ? data.buffers[0]->data() : nullptr,
+        data.offset, data.length, group_ids, load);
   }
 
   template <typename Load>
   void consume_values(const uint8_t* validity, int64_t offset, int64_t length, uint32_t* group_ids,
+                      Load load) {
+    int64_t done = 0;
+    if (direct_) {
+      rows_seen_ += length;
+      if (kind_ == ScalarKey::kPair) {
+        done = consume_pairs_direct(validity, length, group_ids, load);
+      } else if (validity == nullptr) {
+        done = consume_direct<false>(validity, offset, length, group_ids, load);
+      } else {
+        done = consume_direct<true>(validity, offset, length, group_ids, load);
+      }
+      if (done == length) {
+        return;
+      }
+      // The keys spread too far: from now on they go to the hash table.
+      direct_ = false;
+      direct_table_ = {};
+      resize_table(std::max<size_t>(1024, std::bit_ceil(group_keys_.size() * 2 + 2)));
+    }
+    consume_hashed(validity, offset + done, length - done, group_ids + done,
+                   [&load, done](int64_t i) { return load(i + done); });
+  }
+
+  /// Looks keys up in the direct table, an array indexed by key - base (keys as signed 64-bit
+  /// values), growing it for keys outside. Returns the number of rows done: all of them, unless
+  /// a key is too far from the others for the table.
+  template <bool kHasNulls, typename Load>
+  int64_t consume_direct(const uint8_t* validity, int64_t offset, int64_t length,
+                         uint32_t* group_ids, Load load) {
+    uint32_t* table = direct_table_.data();
+    auto base = static_cast<uint64_t>(direct_base_);
+    uint64_t size = direct_table_.size();
+    for (int64_t i = 0; i < length; ++i) {
+      if constexpr (kHasNulls) {
+        if (!bit_util::get_bit(validity, offset + i)) {
+          group_ids[i] = null_group();
+          continue;
+        }
+      }
+      const uint64_t key = load(i);
+      if (key - base >= size) [[unlikely]] {
+        if (!grow_direct_table(static_cast<int64_t>(key))) {
+          return i;
+        }
+        table = direct_table_.data();
+        base = static_cast<uint64_t>(direct_base_);
+        size = direct_table_.size();
+      }
+      uint32_t group = table[key - base];
+      if (group == kNoGroup) [[unlikely]] {
+        group = new_group(key);
+        table[key - base] = group;
+      }
+      group_ids[i] = group;
+    }
+    return length;
+  }
+
+  /// The direct table of pairs: pair (high, low) at high * 2^pair_shift_ + low, for highs below
+  /// pair_rows_ and lows below 2^pair_shift_. Returns the number of rows done, as
+  /// `consume_direct`.
+  template <typename Load>
+  int64_t consume_pairs_direct(const uint8_t* validity, int64_t length, uint32_t* group_ids,
+                               Load load) {
+    if (validity != nullptr) {
+      return 0;  // pairs of group ids are never null: nullable keys go to the hash table
+    }
+    uint32_t* table = direct_table_.data();
+    uint64_t rows = pair_rows_;
+    int shift = pair_shift_;
+    for (int64_t i = 0; i < length; ++i) {
+      const uint64_t key = load(i);
+      const uint64_t high = key >> 32;
+      const uint64_t low = key & UINT32_MAX;
+      if (high >= rows || (low >> shift) != 0) [[unlikely]] {
+        if (!grow_pair_table(high, low)) {
+          return i;
+        }
+        table = direct_table_.data();
+        rows = pair_rows_;
+        shift = pair_shift_;
+      }
+      const uint64_t index = (high << shift) | low;
+      uint32_t group = table[index];
+      if (group == kNoGroup) [[unlikely]] {
+        group = new_group(key);
+        table[index] = group;
+      }
+      group_ids[i] = group;
+    }
+    return length;
+  }
+
+  /// Grows the direct table of pairs to hold (high, low), doubling its sides as needed; false
+  /// when it would pass the limit of `grow_direct_table`.
+  bool grow_pair_table(uint64_t high, uint64_t low) {
+    uint64_t rows = std::max<uint64_t>(pair_rows_, 16);
+    int shift = std::max(pair_shift_, 4);
+    while (rows <= high) {
+      rows *= 2;
+    }
+    while ((low >> shift) != 0) {
+      ++shift;
+    }
+    const int64_t limit = std::min(kMaxDirectRange, std::max<int64_t>(4096, 32 * rows_seen_));
+    if (shift > 32 || rows > static_cast<uint64_t>(limit) ||
+        (rows << shift) > static_cast<uint64_t>(limit)) {
+      return false;
+    }
+    pair_rows_ = rows;
+    pair_shift_ = shift;
+    direct_table_.assign(static_cast<size_t>(rows << shift), kNoGroup);
+    for (size_t g = 0; g < group_keys_.size(); ++g) {
+      if (g == null_group_) {
+        continue;
+      }
+      const uint64_t key = group_keys_[g];
+      direct_table_[((key >> 32) << shift) | (key & UINT32_MAX)] = static_cast<uint32_t>(g);
+    }
+    return true;
+  }
+
+  /// Grows the direct table to hold `key`, at least doubling it (towards the key), so that
+  /// keys spreading batch after batch rebuild it rarely. False when the range would pass
+  /// kMaxDirectRange, or a multiple of the rows seen (so that a few spread keys do not make a
+  /// large table).
+  bool grow_direct_table(int64_t key) {
+    const auto size = static_cast<int64_t>(direct_table_.size());
+    __int128 low = key;
+    __int128 high = key;
+    if (size > 0) {
+      low = std::min<__int128>(low, direct_base_);
+      high = std::max<__int128>(high, __int128{direct_base_} + size - 1);
+    }
+    const int64_t limit = std::min(kMaxDirectRange, std::max<int64_t>(4096, 32 * rows_seen_));
+    if (high - low + 1 > limit) {
+      return false;
+    }
+    const __int128 grown =
+        std::min<__int128>(std::max<__int128>({high - low + 1, 2 * __int128{size}, 4096}), limit);
+    if (size == 0) {
+      // The first key in the middle: keys around it fit.
+      low = std::max<__int128>(__int128{key} - grown / 2, INT64_MIN);
+      high = std::min<__int128>(low + grown - 1, INT64_MAX);
+    } else if (key < direct_base_) {
+      low = std::max<__int128>(high - grown + 1, INT64_MIN);
+    } else {
+      high = std::min<__int128>(low + grown - 1, INT64_MAX);
+    }
+    direct_base_ = static_cast<int64_t>(low);
+    direct_table_.assign(static_cast<size_t>(high - low + 1), kNoGroup);
+    for (size_t g = 0; g < group_keys_.size(); ++g) {
+      if (g != null_group_) {
+        direct_table_[group_keys_[g] - static_cast<uint64_t>(direct_base_)] =
+            static_cast<uint32_t>(g);
+      }
+    }
+    return true;
+  }
+
+  template <typename Load>
+  void consume_hashed(const uint8_t* validity, int64_t offset, int64_t length, uint32_t* group_ids,
                       Load load) {
     // Rows this far ahead have their slot prefetched once the table outgrows the caches.
     constexpr int64_t kAhead = 16;
@@ -261,7 +448,16 @@ class IntegerGrouper final : public Grouper {
     }
   }
 
+  // Keys in a range of this many values at most are looked up in a direct table (16 MiB).
+  static constexpr int64_t kMaxDirectRange = int64_t{1} << 22;
+
   ScalarKey kind_;
+  bool direct_;
+  std::vector<uint32_t> direct_table_;
+  int64_t direct_base_ = 0;
+  int64_t rows_seen_ = 0;
+  uint64_t pair_rows_ = 0;
+  int pair_shift_ = 0;
   std::vector<Slot> slots_;
   size_t mask_ = 0;
   int shift_ = 0;
@@ -894,7 +1090,7 @@ class CombinedGrouper final : public Grouper {
       columns_.push_back(Grouper::make(std::span<const TypePtr>(&type, 1), allocator));
     }
     for (size_t c = 1; c < key_types_.size(); ++c) {
-      pairs_.push_back(std::make_unique<IntegerGrouper>(uint64(), ScalarKey::kU64, allocator));
+      pairs_.push_back(std::make_unique<IntegerGrouper>(uint64(), ScalarKey::kPair, allocator));
     }
   }
 
@@ -974,13 +1170,18 @@ std::unique_ptr<Grouper> Grouper::make(std::span<const TypePtr> key_types, Alloc
         break;
       default:
         if (!type->is_nested()) {
+          const bool is_unsigned = type->id() == TypeId::kUInt8 || type->id() == TypeId::kUInt16 ||
+                                   type->id() == TypeId::kUInt32;
           switch (type->byte_width()) {
             case 1:
-              return std::make_unique<IntegerGrouper>(type, ScalarKey::kU8, allocator);
+              return std::make_unique<IntegerGrouper>(
+                  type, is_unsigned ? ScalarKey::kU8 : ScalarKey::kI8, allocator);
             case 2:
-              return std::make_unique<IntegerGrouper>(type, ScalarKey::kU16, allocator);
+              return std::make_unique<IntegerGrouper>(
+                  type, is_unsigned ? ScalarKey::kU16 : ScalarKey::kI16, allocator);
             case 4:
-              return std::make_unique<IntegerGrouper>(type, ScalarKey::kU32, allocator);
+              return std::make_unique<IntegerGrouper>(
+                  type, is_unsigned ? ScalarKey::kU32 : ScalarKey::kI32, allocator);
             case 8:
               return std::make_unique<IntegerGrouper>(type, ScalarKey::kU64, allocator);
             default:

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <map>
+#include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -299,6 +302,69 @@ TEST(Grouper, SeveralColumnsWithMoreThan65536Groups) {
     ASSERT_EQ(unique_numbers[g], key_numbers[i]);
   }
   EXPECT_EQ(ids[120000], ids[0]);
+}
+
+/// Group ids by first appearance, null (nullopt) as a key of its own.
+Ids reference_ids(const std::vector<std::optional<int64_t>>& keys) {
+  std::map<std::optional<int64_t>, uint32_t> groups;
+  Ids ids;
+  for (const std::optional<int64_t>& key : keys) {
+    ids.push_back(groups.emplace(key, static_cast<uint32_t>(groups.size())).first->second);
+  }
+  return ids;
+}
+
+TEST(Grouper, IntegerKeysInAnyRangeAcrossBatches) {
+  // Keys in a small range take a direct table that grows (up, down, sideways) as batches bring
+  // keys outside it; keys far apart, or a far key in the middle of a batch, move the grouper to
+  // its hash table, with the same ids.
+  std::mt19937_64 random(5);
+  const std::vector<std::vector<int64_t>> key_sets = {
+      {0, 1, 2, 3},
+      {-5, 7, 1000, -1000},
+      {100000, 200000, 300000, 400000},
+      {std::numeric_limits<int64_t>::min(), 0, std::numeric_limits<int64_t>::max()},
+  };
+  for (size_t set = 0; set < key_sets.size(); ++set) {
+    std::vector<std::optional<int64_t>> keys;
+    for (int64_t i = 0; i < 20000; ++i) {
+      const std::vector<int64_t>& values = key_sets[std::min(set, static_cast<size_t>(i / 5000))];
+      const int64_t value = values[random() % values.size()];
+      // Around the value, except at the ends of the range.
+      const bool extreme = value == std::numeric_limits<int64_t>::min() ||
+                           value == std::numeric_limits<int64_t>::max();
+      const int64_t spread = extreme ? 0 : static_cast<int64_t>(random() % 101) - 50;
+      keys.push_back(random() % 20 == 0 ? std::nullopt : std::optional<int64_t>(value + spread));
+    }
+    const Array column = make_array<int64_t>(keys);
+    std::unique_ptr<Grouper> grouper = grouper_for({column});
+    Ids ids;
+    for (int64_t begin = 0; begin < column.length(); begin += 3000) {
+      const Array batch[] = {column.slice(begin, std::min<int64_t>(3000, column.length() - begin))};
+      const Ids batch_ids = grouper->consume(batch);
+      ids.insert(ids.end(), batch_ids.begin(), batch_ids.end());
+    }
+    const Ids expected = reference_ids(keys);
+    EXPECT_EQ(ids, expected) << "key set " << set;
+    const Array unique = grouper->unique_keys()[0];
+    ASSERT_EQ(unique.length(), static_cast<int64_t>(grouper->num_groups()));
+    std::vector<int64_t> first(grouper->num_groups(), -1);
+    for (size_t i = 0; i < ids.size(); ++i) {
+      if (first[ids[i]] < 0) {
+        first[ids[i]] = static_cast<int64_t>(i);
+      }
+    }
+    for (uint32_t g = 0; g < grouper->num_groups(); ++g) {
+      EXPECT_TRUE(unique.slice(g, 1).equals(column.slice(first[g], 1))) << g;
+    }
+  }
+  // Small signed integers spanning zero group as themselves.
+  EXPECT_EQ(group({make_array<int16_t>({-1, 1, -32768, 32767, -1})},
+                  {make_array<int16_t>({-1, 1, -32768, 32767})}),
+            (Ids{0, 1, 2, 3, 0}));
+  EXPECT_EQ(group({make_array<uint32_t>({4294967295u, 0, 4294967295u})},
+                  {make_array<uint32_t>({4294967295u, 0})}),
+            (Ids{0, 1, 0}));
 }
 
 TEST(Grouper, Errors) {
