@@ -363,3 +363,90 @@ def test_date64_is_a_date() -> None:
     assert cast(source, "string") == cast(pa.array(days, pa.date32()), "string")
     back = pa.array(compute.call("cast", pa.array(days, pa.date32()), to=pa.date64()))
     assert back.equals(source)
+
+
+# Literal answers of PySpark 4.3 (Java 17), checked by hand; the cases below differ from every
+# peer, so the values are Spark's.
+
+
+def test_digits_of_other_scripts_parse_as_decimals_only() -> None:
+    # CAST('１２３' AS DECIMAL(10,2)) = 123.00 and CAST('1２3' AS DECIMAL(10,0)) = 123 (Java's
+    # BigDecimal reads any Unicode digit); as INT, BIGINT, DOUBLE or FLOAT they are malformed.
+    text = pa.array(["１２３", "１２.５", "1２3", None])
+    assert cast(text, "decimal(10,2)") == [
+        decimal.Decimal("123.00"), decimal.Decimal("12.50"), decimal.Decimal("123.00"), None]
+    for target in ["int", "bigint", "double", "float"]:
+        with pytest.raises(errors.NumberFormatException):
+            compute.call("cast", text.slice(0, 1), to=target)
+    assert try_cast(text, "int") == [None, None, None, None]
+
+
+def test_decimal_to_timestamp_wraps_as_java_long_value() -> None:
+    # unix_micros(CAST(d AS TIMESTAMP)) in Spark, ANSI on and off alike.
+    values = pa.array(
+        [decimal.Decimal(v) for v in [
+            "9223372036855", "99999999999999999999999999.1234567890", "-1.0000009",
+            "12345678901234567890.5"]], pa.decimal128(38, 10))
+    expected = [-9223372036854551616, -8814407033341960192, -1000000, -7484280360333575776]
+    for ansi in (True, False):
+        result = pa.array(compute.call("cast", values, to="timestamp", ansi=ansi))
+        assert result.cast(pa.int64()).to_pylist() == expected
+
+
+def test_timestamp_to_decimal_is_exact() -> None:
+    # Spark: 9999-12-31 23:59:59.999999 -> 253402300799.9999990000 and 2262-04-11
+    # 23:47:16.854775 -> 9223372036.8547750000, where a double would round.
+    instants = pa.array([253402300799999999, 9223372036854775, None],
+                        pa.timestamp("us", tz="UTC"))
+    assert cast(instants, "decimal(38,10)") == [
+        decimal.Decimal("253402300799.9999990000"), decimal.Decimal("9223372036.8547750000"),
+        None]
+    with pytest.raises(errors.ArithmeticException, match="1577836800.100000 cannot be"):
+        compute.call("cast", pa.array([1577836800100000], pa.timestamp("us", tz="UTC")),
+                     to="decimal(5,2)")
+
+
+def test_casts_spark_allows_only_with_ansi_off() -> None:
+    # ANSI off: CAST(1 AS BINARY) = X'00000001', CAST(258L AS BINARY) = X'0000000000000102',
+    # CAST(true AS TIMESTAMP) = 1970-01-01 00:00:00.000001, CAST(TIMESTAMP'2020-01-01' AS
+    # BOOLEAN) = true. ANSI on: DATATYPE_MISMATCH.CAST_WITH_CONF_SUGGESTION; try_cast refuses
+    # them in both modes (CAST_WITHOUT_SUGGESTION).
+    assert cast(pa.array([1, -1, None], pa.int32()), "binary", ansi=False) == [
+        b"\x00\x00\x00\x01", b"\xff\xff\xff\xff", None]
+    assert cast(pa.array([258], pa.int64()), "binary", ansi=False) == [
+        b"\x00\x00\x00\x00\x00\x00\x01\x02"]
+    epoch = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+    assert cast(pa.array([True, False]), "timestamp", ansi=False) == [
+        epoch + datetime.timedelta(microseconds=1), epoch]
+    assert cast(pa.array([1577836800000000, 0], pa.timestamp("us", tz="UTC")), "boolean",
+                ansi=False) == [True, False]
+    with pytest.raises(errors.AnalysisException) as raised:
+        compute.call("cast", pa.array([1], pa.int32()), to="binary")
+    assert raised.value.getCondition() == "DATATYPE_MISMATCH.CAST_WITH_CONF_SUGGESTION"
+    with pytest.raises(errors.AnalysisException) as raised:
+        compute.call("try_cast", pa.array([True]), to="timestamp", ansi=False)
+    assert raised.value.getCondition() == "DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION"
+
+
+def test_maps_cast_keys_and_values() -> None:
+    # CAST(map(1, 2) AS MAP<STRING, BIGINT>) = {'1': 2}; CAST(map('1', '2') AS MAP<INT, INT>) =
+    # {1: 2}; CAST(map(1, 2, 3, null) AS STRING) = '{1 -> 2, 3 -> null}'; CAST(map('a', '2') AS
+    # MAP<INT, INT>) raises CAST_INVALID_INPUT; with ANSI off a string key cast is refused.
+    maps = pa.array([[(1, 2), (3, None)], None, []], pa.map_(pa.int32(), pa.int32()))
+    assert cast(maps, "map<string,bigint>") == [[("1", 2), ("3", None)], None, []]
+    assert cast(maps, "string") == ["{1 -> 2, 3 -> null}", None, "{}"]
+    text_maps = pa.array([[("1", "2")]], pa.map_(pa.string(), pa.string()))
+    assert cast(text_maps, "map<int,int>") == [[(1, 2)]]
+    with pytest.raises(errors.NumberFormatException):
+        compute.call("cast", pa.array([[("a", "2")]], pa.map_(pa.string(), pa.string())),
+                     to="map<int,int>")
+    with pytest.raises(errors.AnalysisException):
+        compute.call("cast", text_maps, to="map<int,int>", ansi=False)
+
+
+def test_shortest_digits_where_java_17_prints_one_more() -> None:
+    # Spark on Java 17 prints '-2.12556550029504704E17' and '2.14748365E9' (Java 17's toString
+    # gives one digit more than needed, fixed in Java 19); we print the shortest digits, as
+    # Spark on Java 21, Python and pyarrow do.
+    assert cast(pa.array([-2.125565500295047e17]), "string") == ["-2.125565500295047E17"]
+    assert cast(pa.array([2147483648.0], pa.float32()), "string") == ["2.1474836E9"]

@@ -330,6 +330,14 @@ SPARK_EXPECTATIONS = [
     ("=", ["1", 1], True),
     ("=", ["1.5", 1.5], True),
     (">", [True, False], True),
+    # Strings are cast for isnan (to DOUBLE) and NOT, AND, OR (to BOOLEAN).
+    ("isnan", ["NaN"], True),
+    ("isnan", [" nan "], True),
+    ("isnan", ["1.5"], False),
+    ("not", ["no"], True),
+    ("not", [" yes "], False),
+    ("and", ["true", True], True),
+    ("or", [False, "f"], False),
 ]
 
 
@@ -355,3 +363,77 @@ def test_empty_inputs() -> None:
     assert result_array(compute.call("<", empty, empty)).to_pylist() == []
     assert result_array(compute.call("coalesce", empty, 1)).to_pylist() == []
     assert result_array(compute.call("in", empty, 1, None)).to_pylist() == []
+
+
+def test_strings_that_do_not_parse_raise_for_isnan_and_not() -> None:
+    # Spark: isnan('abc') and NOT 'abc' raise CAST_INVALID_INPUT; 'y' AND 'n' is
+    # DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE.
+    with pytest.raises(errors.NumberFormatException):
+        compute.call("isnan", pa.array(["abc"]))
+    with pytest.raises(errors.SparkRuntimeException):
+        compute.call("not", pa.array(["abc"]))
+    with pytest.raises(errors.AnalysisException) as raised:
+        compute.call("and", pa.array(["y"]), pa.array(["n"]))
+    assert raised.value.getCondition() == "DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE"
+
+
+def test_struct_and_array_comparisons_match_spark() -> None:
+    # Spark 4.3: named_struct('a', 1, 'b', null) = named_struct('a', 1, 'b', null) is true, and
+    # so is <=>; (1, null) < (1, 3); array(1, null) = array(1, null); array(1, 2) < array(1, 2,
+    # 0); array(null, 1) < array(1); array(3) > array(1, 2); array(NaN) = array(NaN).
+    struct_type = pa.struct([("a", pa.int32()), ("b", pa.int32())])
+    left = pa.array([{"a": 1, "b": None}, {"a": 1, "b": None}, None], struct_type)
+    right = pa.array([{"a": 1, "b": None}, {"a": 1, "b": 3}, {"a": 1, "b": 3}], struct_type)
+    assert result_array(compute.call("=", left, right)).to_pylist() == [True, False, None]
+    assert result_array(compute.call("<", left, right)).to_pylist() == [False, True, None]
+    assert result_array(compute.call("<=>", left, right)).to_pylist() == [True, False, False]
+    lists = pa.array([[1, None], [1, 2], [None, 1], [3], [float("nan")]], pa.list_(pa.float64()))
+    others = pa.array([[1, None], [1, 2, 0], [1], [1, 2], [float("nan")]], pa.list_(pa.float64()))
+    assert result_array(compute.call("=", lists, others)).to_pylist() == [
+        True, False, False, False, True]
+    assert result_array(compute.call("<", lists, others)).to_pylist() == [
+        False, True, True, False, False]
+    # array(1) = array(1L) widens; array(1) IN (array(1L)) is true.
+    ints = pa.array([[1]], pa.list_(pa.int32()))
+    longs = pa.array([[1]], pa.list_(pa.int64()))
+    assert result_array(compute.call("=", ints, longs)).to_pylist() == [True]
+    assert result_array(compute.call("in", ints, longs)).to_pylist() == [True]
+
+
+def test_maps_are_not_comparable() -> None:
+    # Spark: [DATATYPE_MISMATCH.INVALID_ORDERING_TYPE] ... The `=` does not support ordering on
+    # type "MAP<INT, INT>".
+    maps = pa.array([[(1, 2)]], pa.map_(pa.int32(), pa.int32()))
+    for name in ["=", "<=>", "<", "in"]:
+        with pytest.raises(errors.AnalysisException) as raised:
+            compute.call(name, maps, maps)
+        assert raised.value.getCondition() == "DATATYPE_MISMATCH.INVALID_ORDERING_TYPE"
+
+
+def test_dictionary_arguments_compare_by_value() -> None:
+    rng = random.Random(SEED)
+    words = ["apple", "pear", "fig", "kiwi", None]
+    plain = pa.array([rng.choice(words) for _ in range(ROWS)]).slice(2)
+    encoded = plain.dictionary_encode()
+    other = pa.array([rng.choice(words) for _ in range(ROWS)]).slice(2)
+    for op in sorted(COMPARISONS):
+        expected = result_array(compute.call(op, plain, other)).to_pylist()
+        assert result_array(compute.call(op, encoded, other)).to_pylist() == expected
+        assert result_array(compute.call(op, encoded, other.dictionary_encode())).to_pylist() \
+            == expected
+        assert result_array(compute.call(op, encoded, "kiwi")).to_pylist() == \
+            result_array(compute.call(op, plain, "kiwi")).to_pylist()
+    assert result_array(compute.call("<=>", encoded, other)).to_pylist() == \
+        result_array(compute.call("<=>", plain, other)).to_pylist()
+    assert result_array(compute.call("in", encoded, "fig", "pear")).to_pylist() == \
+        result_array(compute.call("in", plain, "fig", "pear")).to_pylist()
+    assert result_array(compute.call("nullif", encoded, "fig")).to_pylist() == \
+        result_array(compute.call("nullif", plain, "fig")).to_pylist()
+    assert result_array(compute.call("between", encoded, "fig", "pear")).to_pylist() == \
+        result_array(compute.call("between", plain, "fig", "pear")).to_pylist()
+    # Encoded strings are cast as plain ones for isnan, NOT and AND.
+    numbers = pa.array(["NaN", "1", None, "NaN"]).dictionary_encode()
+    assert result_array(compute.call("isnan", numbers)).to_pylist() == [True, False, False, True]
+    words = pa.array(["true", "no", None]).dictionary_encode()
+    assert result_array(compute.call("not", words)).to_pylist() == [False, True, None]
+    assert result_array(compute.call("and", words, True)).to_pylist() == [True, False, None]

@@ -439,6 +439,18 @@ Array map_values(const CastState& state, Convert&& convert, Fail&& fail) {
   return make_fixed_width_array(state.to, length, std::move(bits), null_count, values.finish());
 }
 
+/// `map_values` for a conversion that cannot fail: row i becomes `value(i)`.
+template <typename Out, typename Value>
+Array map_total(const CastState& state, Value&& value) {
+  return map_values<Out>(
+      state,
+      [&](int64_t i, Out& out) {
+        out = value(i);
+        return true;
+      },
+      [](int64_t) {});
+}
+
 /// As `map_values` for a boolean result: `convert(i, out)` writes a bool.
 template <typename Convert, typename Fail>
 Array map_booleans(const CastState& state, Convert&& convert, Fail&& fail) {
@@ -745,39 +757,62 @@ inline bool parse_plain_integer(const char* p, const char* end, int64_t& out) {
 
 // --- casts to each family -------------------------------------------------------------------
 
+Array cast_null(const CastState& state) {
+  std::unique_ptr<ArrayBuilder> builder = make_builder(state.to, state.allocator);
+  builder->append_nulls(state.input.length);
+  return builder->finish();
+}
+
+/// `map_values` over the values of an integer or floating input: `convert(value, out)`.
+template <typename Out, typename Convert, typename Fail>
+Array map_numbers(const CastState& state, Convert&& convert, Fail&& fail) {
+  return visit_number_type(state.input.type->id(), [&]<typename In>(In) {
+    const In* values = state.input.values<In>(1);
+    return map_values<Out>(
+        state, [&](int64_t i, Out& out) { return convert(values[i], out); }, fail);
+  });
+}
+
+/// `map_values` over the text of a string or binary input: `convert(text, out)`.
+template <typename Out, typename Convert, typename Fail>
+Array map_texts(const CastState& state, Convert&& convert, Fail&& fail) {
+  return visit_binary(std::make_shared<ArrayData>(state.input), [&](const auto& strings) {
+    return map_values<Out>(
+        state, [&](int64_t i, Out& out) { return convert(strings.value(i), out); },
+        [&](int64_t i) { fail(i, strings.value(i)); });
+  });
+}
+
+/// Booleans as 1 and 0.
+template <typename Out>
+Array booleans_as_numbers(const CastState& state) {
+  const uint8_t* bits = state.input.buffers[1]->data();
+  const int64_t offset = state.input.offset;
+  return map_total<Out>(state,
+                        [&](int64_t i) { return bit_util::get_bit(bits, offset + i) ? 1 : 0; });
+}
+
 template <typename Out>
 Array cast_to_integer(const CastState& state) {
   const ArrayData& input = state.input;
   const Mode mode = state.mode;
   const auto overflow = [&](int64_t i) { throw_overflow(input, i, *state.to); };
   switch (family_of(*input.type)) {
-    case Family::kBoolean: {
-      const uint8_t* bits = input.buffers[1]->data();
-      return map_values<Out>(
-          state,
-          [&](int64_t i, Out& out) {
-            out = bit_util::get_bit(bits, input.offset + i) ? 1 : 0;
-            return true;
-          },
-          overflow);
-    }
+    case Family::kBoolean:
+      return booleans_as_numbers<Out>(state);
     case Family::kInteger:
     case Family::kFloating:
-      return visit_number_type(input.type->id(), [&]<typename In>(In) {
-        const In* values = input.values<In>(1);
-        return map_values<Out>(
-            state,
-            [&](int64_t i, Out& out) {
-              const In value = values[i];
-              if constexpr (std::is_floating_point_v<In>) {
-                return double_to_integer<Out>(static_cast<double>(value), mode, out);
-              } else {
-                out = static_cast<Out>(value);
-                return std::in_range<Out>(value) || mode == Mode::kLegacy;
-              }
-            },
-            overflow);
-      });
+      return map_numbers<Out>(
+          state,
+          [&]<typename In>(In value, Out& out) {
+            if constexpr (std::is_floating_point_v<In>) {
+              return double_to_integer<Out>(static_cast<double>(value), mode, out);
+            } else {
+              out = static_cast<Out>(value);
+              return std::in_range<Out>(value) || mode == Mode::kLegacy;
+            }
+          },
+          overflow);
     case Family::kDecimal: {
       const __int128 divisor = cast_text::pow10_i128(type_cast<DecimalType>(*input.type).scale());
       return map_values<Out>(
@@ -799,27 +834,23 @@ Array cast_to_integer(const CastState& state) {
     }
     default: {
       const bool allow_fraction = mode == Mode::kLegacy;
-      return visit_binary(std::make_shared<ArrayData>(input), [&](const auto& strings) {
-        return map_values<Out>(
-            state,
-            [&](int64_t i, Out& out) {
-              const std::string_view text = strings.value(i);
-              int64_t value = 0;
-              if (parse_plain_integer(text.data(), text.data() + text.size(), value)) [[likely]] {
-                out = static_cast<Out>(value);
-                return std::in_range<Out>(value);
-              }
-              if (cast_text::parse_integer(text.data(), text.data() + text.size(),
-                                           std::numeric_limits<Out>::min(),
-                                           std::numeric_limits<Out>::max(), allow_fraction,
-                                           &value) != ParseResult::kOk) {
-                return false;
-              }
+      return map_texts<Out>(
+          state,
+          [&](std::string_view text, Out& out) {
+            int64_t value = 0;
+            if (parse_plain_integer(text.data(), text.data() + text.size(), value)) [[likely]] {
               out = static_cast<Out>(value);
-              return true;
-            },
-            [&](int64_t i) { throw_invalid_input(input, i, *state.to); });
-      });
+              return std::in_range<Out>(value);
+            }
+            if (cast_text::parse_integer(
+                    text.data(), text.data() + text.size(), std::numeric_limits<Out>::min(),
+                    std::numeric_limits<Out>::max(), allow_fraction, &value) != ParseResult::kOk) {
+              return false;
+            }
+            out = static_cast<Out>(value);
+            return true;
+          },
+          [&](int64_t i, std::string_view) { throw_invalid_input(input, i, *state.to); });
     }
   }
 }
@@ -827,67 +858,45 @@ Array cast_to_integer(const CastState& state) {
 template <typename Out>
 Array cast_to_floating(const CastState& state) {
   const ArrayData& input = state.input;
-  const auto invalid = [&](int64_t i) { throw_invalid_input(input, i, *state.to); };
+  const auto never = [](int64_t) {};
   switch (family_of(*input.type)) {
-    case Family::kBoolean: {
-      const uint8_t* bits = input.buffers[1]->data();
-      return map_values<Out>(
-          state,
-          [&](int64_t i, Out& out) {
-            out = bit_util::get_bit(bits, input.offset + i) ? 1 : 0;
-            return true;
-          },
-          invalid);
-    }
+    case Family::kBoolean:
+      return booleans_as_numbers<Out>(state);
     case Family::kInteger:
     case Family::kFloating:
-      return visit_number_type(input.type->id(), [&]<typename In>(In) {
-        const In* values = input.values<In>(1);
-        return map_values<Out>(
-            state,
-            [&](int64_t i, Out& out) {
-              out = static_cast<Out>(values[i]);
-              return true;
-            },
-            invalid);
-      });
-    case Family::kDecimal: {
-      const int32_t scale = type_cast<DecimalType>(*input.type).scale();
-      return map_values<Out>(
+      return map_numbers<Out>(
           state,
-          [&](int64_t i, Out& out) {
-            out = decimal_to_floating<Out>(decimal_value(input, i), scale);
+          [](auto value, Out& out) {
+            out = static_cast<Out>(value);
             return true;
           },
-          invalid);
+          never);
+    case Family::kDecimal: {
+      const int32_t scale = type_cast<DecimalType>(*input.type).scale();
+      return map_total<Out>(state, [&](int64_t i) {
+        return decimal_to_floating<Out>(decimal_value(input, i), scale);
+      });
     }
     case Family::kTimestamp:
     case Family::kTimestampNtz: {
       const int64_t* values = input.values<int64_t>(1);
-      return map_values<Out>(
-          state,
-          [&](int64_t i, Out& out) {
-            out = static_cast<Out>(static_cast<double>(values[i]) / kMicrosPerSecond);
-            return true;
-          },
-          invalid);
+      return map_total<Out>(state, [&](int64_t i) {
+        return static_cast<Out>(static_cast<double>(values[i]) / kMicrosPerSecond);
+      });
     }
     default:
-      return visit_binary(std::make_shared<ArrayData>(input), [&](const auto& strings) {
-        return map_values<Out>(
-            state,
-            [&](int64_t i, Out& out) {
-              const std::string_view text = strings.value(i);
-              if constexpr (std::is_same_v<Out, float>) {
-                return cast_text::parse_float(text.data(), text.data() + text.size(), &out) ==
-                       ParseResult::kOk;
-              } else {
-                return cast_text::parse_double(text.data(), text.data() + text.size(), &out) ==
-                       ParseResult::kOk;
-              }
-            },
-            invalid);
-      });
+      return map_texts<Out>(
+          state,
+          [](std::string_view text, Out& out) {
+            if constexpr (std::is_same_v<Out, float>) {
+              return cast_text::parse_float(text.data(), text.data() + text.size(), &out) ==
+                     ParseResult::kOk;
+            } else {
+              return cast_text::parse_double(text.data(), text.data() + text.size(), &out) ==
+                     ParseResult::kOk;
+            }
+          },
+          [&](int64_t i, std::string_view) { throw_invalid_input(input, i, *state.to); });
   }
 }
 
@@ -918,23 +927,27 @@ Array cast_to_decimal(const CastState& state) {
             },
             [&](int64_t i) { throw_decimal_out_of_range(std::to_string(values[i]), target); });
       });
-    case Family::kDecimal: {
-      const int32_t from_scale = type_cast<DecimalType>(*input.type).scale();
+    case Family::kDecimal:
+    case Family::kTimestamp: {
+      // A timestamp is exact: its microseconds are a decimal of scale 6, as Spark reads them
+      // (the out-of-range message shows 1577836800.100000).
+      const bool is_timestamp = family_of(*input.type) == Family::kTimestamp;
+      const int32_t from_scale = is_timestamp ? 6 : type_cast<DecimalType>(*input.type).scale();
+      const auto value_at = [&](int64_t i) -> __int128 {
+        return is_timestamp ? input.values<int64_t>(1)[i] : decimal_value(input, i);
+      };
       return map_values<__int128>(
           state,
           [&](int64_t i, __int128& out) {
-            return rescale(decimal_value(input, i), from_scale, scale, precision, out);
+            return rescale(value_at(i), from_scale, scale, precision, out);
           },
           [&](int64_t i) {
             char text[64];
-            const int n =
-                cast_text::format_decimal_plain(decimal_value(input, i), from_scale, text);
+            const int n = cast_text::format_decimal_plain(value_at(i), from_scale, text);
             throw_decimal_out_of_range(std::string(text, static_cast<size_t>(n)), target);
           });
     }
-    case Family::kFloating:
-    case Family::kTimestamp:
-    case Family::kTimestampNtz: {
+    case Family::kFloating: {
       // Spark goes through the double and its shortest text (Scala's BigDecimal(double)), so
       // 0.1 is 0.1 exactly; a float is first widened into a double. NaN and infinities give null
       // even in ANSI mode, as Spark does.
@@ -944,11 +957,7 @@ Array cast_to_decimal(const CastState& state) {
         if (id == TypeId::kFloat32) {
           return static_cast<double>(static_cast<const float*>(raw)[input.offset + i]);
         }
-        if (id == TypeId::kFloat64) {
-          return static_cast<const double*>(raw)[input.offset + i];
-        }
-        return static_cast<double>(static_cast<const int64_t*>(raw)[input.offset + i]) /
-               kMicrosPerSecond;
+        return static_cast<const double*>(raw)[input.offset + i];
       };
       OutputValues<__int128> values(input.length, state.allocator);
       __int128* out = values.data();
@@ -976,36 +985,32 @@ Array cast_to_decimal(const CastState& state) {
                                     values.finish());
     }
     default:
-      return visit_binary(std::make_shared<ArrayData>(input), [&](const auto& strings) {
-        return map_values<__int128>(
-            state,
-            [&](int64_t i, __int128& out) {
-              const std::string_view text = strings.value(i);
-              return cast_text::parse_decimal(text.data(), text.data() + text.size(), precision,
-                                              scale, &out) == ParseResult::kOk;
-            },
-            [&](int64_t i) {
-              const std::string_view text = strings.value(i);
-              // Parse again at the widest scale to tell malformed text from a value too large,
-              // and to show the value as Spark does.
-              __int128 ignored;
-              const ParseResult result =
-                  cast_text::parse_decimal(text.data(), text.data() + text.size(), 38, 0, &ignored);
-              if (result == ParseResult::kInvalid) {
-                throw_invalid_input(input, i, *state.to);
-              }
-              const char* begin = text.data();
-              const char* end = text.data() + text.size();
-              cast_text::trim(begin, end);
-              if (result == ParseResult::kOverflow) {
-                throw ArithmeticError(
-                    "NUMERIC_OUT_OF_SUPPORTED_RANGE",
-                    "The value " + std::string(begin, end) +
-                        " cannot be interpreted as a numeric since it has more than 38 digits.");
-              }
-              throw_decimal_out_of_range(std::string(begin, end), target);
-            });
-      });
+      return map_texts<__int128>(
+          state,
+          [&](std::string_view text, __int128& out) {
+            return cast_text::parse_decimal(text.data(), text.data() + text.size(), precision,
+                                            scale, &out) == ParseResult::kOk;
+          },
+          [&](int64_t i, std::string_view text) {
+            // Parse again at the widest scale to tell malformed text from a value too large,
+            // and to show the value as Spark does.
+            __int128 ignored;
+            const ParseResult result =
+                cast_text::parse_decimal(text.data(), text.data() + text.size(), 38, 0, &ignored);
+            if (result == ParseResult::kInvalid) {
+              throw_invalid_input(input, i, *state.to);
+            }
+            const char* begin = text.data();
+            const char* end = text.data() + text.size();
+            cast_text::trim(begin, end);
+            if (result == ParseResult::kOverflow) {
+              throw ArithmeticError(
+                  "NUMERIC_OUT_OF_SUPPORTED_RANGE",
+                  "The value " + std::string(begin, end) +
+                      " cannot be interpreted as a numeric since it has more than 38 digits.");
+            }
+            throw_decimal_out_of_range(std::string(begin, end), target);
+          });
   }
 }
 
@@ -1034,49 +1039,64 @@ bool parse_boolean(std::string_view text, bool& out) {
   return false;
 }
 
+/// Booleans that say whether `value(i)` is not zero (NaN is not zero: true, as in Spark).
+template <typename Value>
+Array nonzero_booleans(const CastState& state, Value&& value) {
+  return map_booleans(
+      state,
+      [&](int64_t i, bool& out) {
+        out = value(i) != 0;
+        return true;
+      },
+      [](int64_t) {});
+}
+
 Array cast_to_boolean(const CastState& state) {
   const ArrayData& input = state.input;
-  const auto invalid = [&](int64_t i) { throw_invalid_input(input, i, *state.to); };
   switch (family_of(*input.type)) {
     case Family::kInteger:
     case Family::kFloating:
       return visit_number_type(input.type->id(), [&]<typename In>(In) {
         const In* values = input.values<In>(1);
-        return map_booleans(
-            state,
-            [&](int64_t i, bool& out) {
-              // NaN is not zero: true, as in Spark.
-              out = values[i] != 0;
-              return true;
-            },
-            invalid);
+        return nonzero_booleans(state, [&](int64_t i) { return values[i]; });
       });
     case Family::kDecimal:
-      return map_booleans(
-          state,
-          [&](int64_t i, bool& out) {
-            out = decimal_value(input, i) != 0;
-            return true;
-          },
-          invalid);
+      return nonzero_booleans(state, [&](int64_t i) { return decimal_value(input, i); });
     case Family::kTimestamp:
     case Family::kTimestampNtz: {
       const int64_t* values = input.values<int64_t>(1);
-      return map_booleans(
-          state,
-          [&](int64_t i, bool& out) {
-            out = values[i] != 0;
-            return true;
-          },
-          invalid);
+      return nonzero_booleans(state, [&](int64_t i) { return values[i]; });
     }
+    case Family::kDate:
+      // Spark's non-ANSI cast of a date to BOOLEAN is always null.
+      return cast_null(state);
     default:
       return visit_binary(std::make_shared<ArrayData>(input), [&](const auto& strings) {
         return map_booleans(
             state, [&](int64_t i, bool& out) { return parse_boolean(strings.value(i), out); },
-            invalid);
+            [&](int64_t i) { throw_invalid_input(input, i, *state.to); });
       });
   }
+}
+
+/// Integers as their big-endian two's complement bytes, as many as the type has (Spark's
+/// non-ANSI cast of TINYINT, SMALLINT, INT and BIGINT to BINARY).
+Array integers_to_binary(const CastState& state) {
+  const ArrayData& input = state.input;
+  return visit_number_type(input.type->id(), [&]<typename In>(In) {
+    // Only integers come here; the visitor also instantiates this for floats.
+    using Bits = std::make_unsigned_t<std::conditional_t<std::is_integral_v<In>, In, int64_t>>;
+    constexpr int kWidth = static_cast<int>(sizeof(In));
+    const In* values = input.values<In>(1);
+    return map_to_strings(state, kWidth, [&](int64_t i, char* out) {
+      auto bits = static_cast<Bits>(values[i]);
+      for (int k = kWidth - 1; k >= 0; --k) {
+        out[k] = static_cast<char>(bits & 0xFF);
+        bits = static_cast<Bits>(bits >> 8);
+      }
+      return kWidth;
+    });
+  });
 }
 
 /// Strings or binaries of `state.to` (utf8 or binary) holding the bytes of the input's
@@ -1160,17 +1180,17 @@ Array cast_to_string(const CastState& state) {
   }
 }
 
-Array cast_null(const CastState& state) {
-  std::unique_ptr<ArrayBuilder> builder = make_builder(state.to, state.allocator);
-  builder->append_nulls(state.input.length);
-  return builder->finish();
-}
-
 /// Seconds (integers, floats, decimals) to microseconds of a timestamp.
 Array cast_number_to_timestamp(const CastState& state) {
   const ArrayData& input = state.input;
   const Mode mode = state.mode;
   switch (family_of(*input.type)) {
+    case Family::kBoolean: {
+      // Spark's non-ANSI cast: true is one microsecond after the epoch.
+      const uint8_t* bits = input.buffers[1]->data();
+      return map_total<int64_t>(
+          state, [&](int64_t i) { return bit_util::get_bit(bits, input.offset + i) ? 1 : 0; });
+    }
     case Family::kInteger:
     case Family::kFloating:
       return visit_number_type(input.type->id(), [&]<typename In>(In) {
@@ -1232,17 +1252,23 @@ Array cast_number_to_timestamp(const CastState& state) {
         }
       });
     default: {
+      // Spark takes the BigDecimal's longValue of the microseconds: the digits past them
+      // dropped (toward zero), then the low 64 bits, so a value beyond the range wraps, in
+      // ANSI mode too. The product is taken modulo 2^128, which keeps those 64 bits.
       const int32_t scale = type_cast<DecimalType>(*input.type).scale();
+      using Wide = unsigned __int128;
       return map_values<int64_t>(
           state,
           [&](int64_t i, int64_t& out) {
             const __int128 value = decimal_value(input, i);
-            // Microseconds, the digits past them dropped.
-            const __int128 micros = scale <= 6 ? value * cast_text::pow10_i128(6 - scale)
-                                               : value / cast_text::pow10_i128(scale - 6);
-            return int128_to_integer<int64_t>(micros, mode, out);
+            const Wide micros =
+                scale <= 6
+                    ? static_cast<Wide>(value) * static_cast<Wide>(cast_text::pow10_i128(6 - scale))
+                    : static_cast<Wide>(value / cast_text::pow10_i128(scale - 6));
+            out = static_cast<int64_t>(static_cast<uint64_t>(micros));
+            return true;
           },
-          [&](int64_t i) { throw_overflow(input, i, *int64()); });
+          [](int64_t) {});
     }
   }
 }
@@ -1330,7 +1356,6 @@ Array convert_datetimes(const CastState& state) {
   const ArrayData& input = state.input;
   const Family source = family_of(*input.type);
   const Family target = family_of(*state.to);
-  const auto never = [](int64_t) {};
   if (source == Family::kTimestamp && target == Family::kTimestamp) {
     // Instants are the same in every zone; only the zone shown changes.
     auto data = std::make_shared<ArrayData>(input);
@@ -1340,82 +1365,83 @@ Array convert_datetimes(const CastState& state) {
   if (source == Family::kDate) {
     const int32_t* days = input.values<int32_t>(1);
     if (target == Family::kTimestampNtz) {
-      return map_values<int64_t>(
-          state,
-          [&](int64_t i, int64_t& out) {
-            out = int64_t{days[i]} * kMicrosPerDay;
-            return true;
-          },
-          never);
+      return map_total<int64_t>(state, [&](int64_t i) { return int64_t{days[i]} * kMicrosPerDay; });
     }
     const TimeZone& zone = TimeZone::get(state.context.session_time_zone);
-    return map_values<int64_t>(
-        state,
-        [&](int64_t i, int64_t& out) {
-          out = utc_micros(zone, int64_t{days[i]} * kMicrosPerDay);
-          return true;
-        },
-        never);
+    return map_total<int64_t>(
+        state, [&](int64_t i) { return utc_micros(zone, int64_t{days[i]} * kMicrosPerDay); });
   }
   const int64_t* micros = input.values<int64_t>(1);
   if (source == Family::kTimestampNtz) {
     if (target == Family::kDate) {
-      return map_values<int32_t>(
-          state,
-          [&](int64_t i, int32_t& out) {
-            out = static_cast<int32_t>(floor_div(micros[i], kMicrosPerDay));
-            return true;
-          },
-          never);
+      return map_total<int32_t>(state, [&](int64_t i) {
+        return static_cast<int32_t>(floor_div(micros[i], kMicrosPerDay));
+      });
     }
     const TimeZone& zone = TimeZone::get(state.context.session_time_zone);
-    return map_values<int64_t>(
-        state,
-        [&](int64_t i, int64_t& out) {
-          out = utc_micros(zone, micros[i]);
-          return true;
-        },
-        never);
+    return map_total<int64_t>(state, [&](int64_t i) { return utc_micros(zone, micros[i]); });
   }
   const TimeZone& zone = TimeZone::get(state.context.session_time_zone);
   if (target == Family::kDate) {
-    return map_values<int32_t>(
-        state,
-        [&](int64_t i, int32_t& out) {
-          out = static_cast<int32_t>(floor_div(local_micros(zone, micros[i]), kMicrosPerDay));
-          return true;
-        },
-        never);
+    return map_total<int32_t>(state, [&](int64_t i) {
+      return static_cast<int32_t>(floor_div(local_micros(zone, micros[i]), kMicrosPerDay));
+    });
   }
-  return map_values<int64_t>(
-      state,
-      [&](int64_t i, int64_t& out) {
-        out = local_micros(zone, micros[i]);
-        return true;
-      },
-      never);
+  return map_total<int64_t>(state, [&](int64_t i) { return local_micros(zone, micros[i]); });
 }
 
 Array cast_array(const Array& input, const TypePtr& to, Mode mode, ExecContext& context);
 
-Array cast_list(const CastState& state) {
-  const ArrayData& input = state.input;
-  const auto& target = type_cast<ListType>(*state.to);
+/// The child rows a list or map array uses: [first, last).
+struct ChildRange {
+  int64_t first;
+  int64_t last;
+};
+
+ChildRange child_range(const ArrayData& input) {
   const int32_t* offsets = input.values<int32_t>(1);
-  const int64_t first = offsets[0];
-  const int64_t last = offsets[input.length];
-  const Array values = Array(input.children[0]).slice(first, last - first);
-  const Array cast_values = cast_array(values, target.value_type(), state.mode, state.context);
+  return {offsets[0], offsets[input.length]};
+}
+
+/// A list or map array of `state.to` with the input's validity and offsets (moved to start at
+/// 0) over `child`, which holds the input's child rows in `range` cast.
+Array with_cast_child(const CastState& state, ChildRange range, ArrayDataPtr child) {
+  const ArrayData& input = state.input;
+  const int32_t* offsets = input.values<int32_t>(1);
   OutputValues<int32_t> new_offsets(input.length + 1, state.allocator);
   int32_t* out = new_offsets.data();
   for (int64_t i = 0; i <= input.length; ++i) {
-    out[i] = static_cast<int32_t>(offsets[i] - first);
+    out[i] = static_cast<int32_t>(offsets[i] - range.first);
   }
   return Array(std::make_shared<ArrayData>(
       state.to, input.length,
       std::vector<std::shared_ptr<Buffer>>{copy_validity(input, state.allocator),
                                            new_offsets.finish()},
-      input.null_count(), 0, std::vector<ArrayDataPtr>{cast_values.data()}));
+      input.null_count(), 0, std::vector<ArrayDataPtr>{std::move(child)}));
+}
+
+Array cast_list(const CastState& state) {
+  const ChildRange range = child_range(state.input);
+  const Array values = Array(state.input.children[0]).slice(range.first, range.last - range.first);
+  const Array cast_values =
+      cast_array(values, type_cast<ListType>(*state.to).value_type(), state.mode, state.context);
+  return with_cast_child(state, range, cast_values.data());
+}
+
+/// Maps: keys and values cast on their own (Spark's cast of MAP<K, V> to MAP<K2, V2>), the
+/// offsets and validity kept.
+Array cast_map(const CastState& state) {
+  const auto& target = type_cast<MapType>(*state.to);
+  const ChildRange range = child_range(state.input);
+  const int64_t used = range.last - range.first;
+  const StructArray entries(Array(state.input.children[0]).slice(range.first, used));
+  const Array keys = cast_array(entries.field(0), target.key_type(), state.mode, state.context);
+  const Array items = cast_array(entries.field(1), target.item_type(), state.mode, state.context);
+  return with_cast_child(
+      state, range,
+      std::make_shared<ArrayData>(target.entries_field()->type(), used,
+                                  std::vector<std::shared_ptr<Buffer>>{nullptr}, 0, 0,
+                                  std::vector<ArrayDataPtr>{keys.data(), items.data()}));
 }
 
 Array cast_struct(const CastState& state) {
@@ -1475,11 +1501,10 @@ Array format_nested(const CastState& state) {
   const int64_t used = lists.value_offset(input.length) - first;
   std::vector<StringArray> children;
   if (family == Family::kMap) {
-    const MapArray map_array(array);
-    children.emplace_back(
-        cast_array(map_array.keys().slice(first, used), utf8(), state.mode, state.context));
-    children.emplace_back(
-        cast_array(map_array.items().slice(first, used), utf8(), state.mode, state.context));
+    // Through the entries struct, whose own offset its fields then take.
+    const StructArray entries(lists.values().slice(first, used));
+    children.emplace_back(cast_array(entries.field(0), utf8(), state.mode, state.context));
+    children.emplace_back(cast_array(entries.field(1), utf8(), state.mode, state.context));
   } else {
     children.emplace_back(
         cast_array(lists.values().slice(first, used), utf8(), state.mode, state.context));
@@ -1565,13 +1590,7 @@ Array to_canonical(const Array& input, const TypePtr& canonical, Mode mode, Exec
     case TypeId::kDecimal32:
     case TypeId::kDecimal64:
     case TypeId::kDecimal256:
-      return map_values<__int128>(
-          state,
-          [&](int64_t i, __int128& out) {
-            out = any_decimal_value(data, i);
-            return true;
-          },
-          [](int64_t) {});
+      return map_total<__int128>(state, [&](int64_t i) { return any_decimal_value(data, i); });
     case TypeId::kDate64: {
       const int64_t* millis = data.values<int64_t>(1);
       return map_values<int32_t>(
@@ -1617,21 +1636,11 @@ Array from_canonical(const Array& value, const TypePtr& to, Mode mode, ExecConte
   const auto never = [](int64_t) {};
   switch (to->id()) {
     case TypeId::kDecimal32:
-      return map_values<int32_t>(
-          state,
-          [&](int64_t i, int32_t& out) {
-            out = static_cast<int32_t>(decimal_value(data, i));
-            return true;
-          },
-          never);
+      return map_total<int32_t>(
+          state, [&](int64_t i) { return static_cast<int32_t>(decimal_value(data, i)); });
     case TypeId::kDecimal64:
-      return map_values<int64_t>(
-          state,
-          [&](int64_t i, int64_t& out) {
-            out = static_cast<int64_t>(decimal_value(data, i));
-            return true;
-          },
-          never);
+      return map_total<int64_t>(
+          state, [&](int64_t i) { return static_cast<int64_t>(decimal_value(data, i)); });
     case TypeId::kDecimal256:
       return map_values<Decimal256Value>(
           state,
@@ -1643,13 +1652,7 @@ Array from_canonical(const Array& value, const TypePtr& to, Mode mode, ExecConte
           never);
     case TypeId::kDate64: {
       const int32_t* days = data.values<int32_t>(1);
-      return map_values<int64_t>(
-          state,
-          [&](int64_t i, int64_t& out) {
-            out = int64_t{days[i]} * kMillisPerDay;
-            return true;
-          },
-          never);
+      return map_total<int64_t>(state, [&](int64_t i) { return int64_t{days[i]} * kMillisPerDay; });
     }
     default: {
       const int64_t* micros = data.values<int64_t>(1);
@@ -1660,13 +1663,7 @@ Array from_canonical(const Array& value, const TypePtr& to, Mode mode, ExecConte
             [&](int64_t i, int64_t& out) { return !__builtin_mul_overflow(micros[i], 1000, &out); },
             [&](int64_t i) { throw_layout_overflow(std::to_string(micros[i]), *data.type, *to); });
       }
-      return map_values<int64_t>(
-          state,
-          [&](int64_t i, int64_t& out) {
-            out = floor_div(micros[i], divisor);
-            return true;
-          },
-          never);
+      return map_total<int64_t>(state, [&](int64_t i) { return floor_div(micros[i], divisor); });
     }
   }
 }
@@ -1694,16 +1691,91 @@ Array cast_dictionary(const Array& input, const TypePtr& to, Mode mode, ExecCont
                           quoted_type(from) + " to " + quoted_type(to) + ".");
 }
 
+/// Whether Spark casts `from` to `to` only with ANSI mode off (`Cast.canCast` but not
+/// `Cast.canAnsiCast`): TINYINT to BIGINT as BINARY, BOOLEAN to TIMESTAMP, TIMESTAMP and DATE
+/// to BOOLEAN. `try_cast` refuses them in both modes.
+bool is_legacy_only_cast(const DataType& from, const DataType& to) {
+  const TypePtr from_canonical = canonical_type(from);
+  const TypePtr to_canonical = to.id() == TypeId::kDictionary ? nullptr : canonical_type(to);
+  const DataType& source = from_canonical != nullptr ? *from_canonical : from;
+  const DataType& target = to_canonical != nullptr ? *to_canonical : to;
+  switch (family_of(target)) {
+    case Family::kBinary:
+      return source.id() == TypeId::kInt8 || source.id() == TypeId::kInt16 ||
+             source.id() == TypeId::kInt32 || source.id() == TypeId::kInt64;
+    case Family::kTimestamp:
+      return family_of(source) == Family::kBoolean;
+    case Family::kBoolean:
+      return family_of(source) == Family::kTimestamp || family_of(source) == Family::kDate;
+    default:
+      return false;
+  }
+}
+
+/// Spark's non-ANSI cast turns a map key it cannot convert into null, which a map cannot
+/// hold, so it refuses at analysis the key casts that may fail: text to anything but text or
+/// bytes, and fractions to integers or decimals. (ANSI mode raises on such a key instead.)
+bool may_null_map_key(const DataType& from, const DataType& to) {
+  if (from.id() == TypeId::kMap) {
+    const auto& from_map = type_cast<MapType>(from);
+    const auto& to_map = type_cast<MapType>(to);
+    const Family key_from = family_of(*from_map.key_type());
+    const Family key_to = family_of(*to_map.key_type());
+    if ((key_from == Family::kString && key_to != Family::kString && key_to != Family::kBinary) ||
+        (key_from == Family::kFloating &&
+         (key_to == Family::kInteger || key_to == Family::kDecimal))) {
+      return true;
+    }
+    return may_null_map_key(*from_map.item_type(), *to_map.item_type()) ||
+           may_null_map_key(*from_map.key_type(), *to_map.key_type());
+  }
+  if ((from.id() == TypeId::kList || from.id() == TypeId::kLargeList) &&
+      (to.id() == TypeId::kList || to.id() == TypeId::kLargeList)) {
+    return may_null_map_key(*from.field(0)->type(), *to.field(0)->type());
+  }
+  if (from.id() == TypeId::kStruct && to.id() == TypeId::kStruct) {
+    for (int i = 0; i < from.num_fields() && i < to.num_fields(); ++i) {
+      if (may_null_map_key(*from.field(i)->type(), *to.field(i)->type())) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+/// Checks that Spark has a cast from `from` to `to` in `mode`: `AnalysisError` otherwise,
+/// CAST_WITH_CONF_SUGGESTION for the casts that only ANSI mode forbids.
+void check_castable(const DataType& from, const DataType& to, Mode mode) {
+  check_decimal_precision(from);
+  check_decimal_precision(to);
+  if (!is_supported_target(to)) {
+    throw_cannot_cast(from, to);
+  }
+  if (can_cast(from, to)) {
+    if (mode != Mode::kAnsi && may_null_map_key(from, to)) {
+      throw_cannot_cast(from, to);
+    }
+    return;
+  }
+  if (!is_legacy_only_cast(from, to) || mode == Mode::kTry) {
+    throw_cannot_cast(from, to);
+  }
+  if (mode == Mode::kAnsi) {
+    throw AnalysisError("DATATYPE_MISMATCH.CAST_WITH_CONF_SUGGESTION",
+                        "Cannot resolve \"CAST\" due to data type mismatch: cannot cast " +
+                            quoted_type(from) + " to " + quoted_type(to) +
+                            " with ANSI mode on. If you have to cast " + quoted_type(from) +
+                            " to " + quoted_type(to) +
+                            ", you can set \"spark.sql.ansi.enabled\" as 'false'.");
+  }
+}
+
 Array cast_array(const Array& input, const TypePtr& to, Mode mode, ExecContext& context) {
   const DataType& from = *input.type();
   if (from.equals(*to)) {
     return input;
   }
-  check_decimal_precision(from);
-  check_decimal_precision(*to);
-  if (!can_cast(from, *to) || !is_supported_target(*to)) {
-    throw_cannot_cast(from, *to);
-  }
+  check_castable(from, *to, mode);
   if (from.id() == TypeId::kDictionary) {
     return cast_dictionary(input, to, mode, context);
   }
@@ -1738,14 +1810,16 @@ Array cast_array(const Array& input, const TypePtr& to, Mode mode, ExecContext& 
     case TypeId::kString:
       return cast_to_string(state);
     case TypeId::kBinary:
-      return retype_binary(state);
+      return from_family == Family::kInteger ? integers_to_binary(state) : retype_binary(state);
     case TypeId::kList:
       return cast_list(state);
     case TypeId::kStruct:
       return cast_struct(state);
+    case TypeId::kMap:
+      return cast_map(state);
     case TypeId::kTimestamp:
     case TypeId::kDate32:
-      if (is_numeric_family(from_family)) {
+      if (is_numeric_family(from_family) || from_family == Family::kBoolean) {
         return cast_number_to_timestamp(state);
       }
       if (from_family == Family::kString) {
@@ -1781,11 +1855,11 @@ class CastFunction final : public ScalarFunction {
   Resolution resolve(std::span<const TypePtr> arguments,
                      const FunctionOptions& options) const override {
     TypePtr to = target(options);
-    check_decimal_precision(*arguments[0]);
-    check_decimal_precision(*to);
-    if (!can_cast(*arguments[0], *to) || !is_supported_target(*to)) {
-      throw_cannot_cast(*arguments[0], *to);
-    }
+    // The session's ANSI flag is only known when the cast runs: a cast Spark allows with ANSI
+    // off passes here and raises then (CAST_WITH_CONF_SUGGESTION) when ANSI is on.
+    const bool legacy_only = !is_try_ && is_legacy_only_cast(*arguments[0], *to);
+    check_castable(*arguments[0], *to,
+                   is_try_ ? Mode::kTry : (legacy_only ? Mode::kLegacy : Mode::kAnsi));
     return Resolution{std::move(to), {arguments[0]}};
   }
 
@@ -1863,6 +1937,15 @@ bool can_cast(const DataType& from, const DataType& to) {
              source == Family::kTimestampNtz;
     case Family::kList:
       return source == Family::kList && can_cast(*from.field(0)->type(), *to.field(0)->type());
+    case Family::kMap: {
+      if (source != Family::kMap) {
+        return false;
+      }
+      const auto& from_map = type_cast<MapType>(from);
+      const auto& to_map = type_cast<MapType>(to);
+      return can_cast(*from_map.key_type(), *to_map.key_type()) &&
+             can_cast(*from_map.item_type(), *to_map.item_type());
+    }
     case Family::kStruct:
       if (source != Family::kStruct || from.num_fields() != to.num_fields()) {
         return false;

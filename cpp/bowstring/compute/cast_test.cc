@@ -6,8 +6,10 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "bowstring/array/builder_nested.h"
 #include "bowstring/compute/cast_types.h"
 #include "bowstring/compute/errors.h"
 #include "bowstring/compute/function.h"
@@ -290,6 +292,20 @@ TEST(CastToString, DoublesAsJavaWritesThem) {
                make_string_array({"1.0E10", "1.0E-5", "0.1", "100.0", "1.0E7", "1000000.0", "0.001",
                                   "1.23456789123E8", "-0.0", "NaN", "Infinity", "4.9E-324",
                                   "1.0E-7", std::nullopt}));
+}
+
+TEST(CastToString, ShortestDigitsAlsoWhereJava17PrintsOneMore) {
+  // Java 17's Double.toString and Float.toString give a few values one digit more than the
+  // shortest that reads back (JDK-4511638, fixed in Java 19), and Spark on Java 17 shows them:
+  // '-2.12556550029504704E17', '2.14748365E9', '-4.81035684E17', and through the text, the
+  // decimals -212556550029504704 and -481035684316971010. We print the shortest digits, as
+  // Spark on Java 21 does, and as Python and pyarrow do.
+  expect_equal(run(make_array<double>({-2.125565500295047e17}), utf8()),
+               make_string_array({"-2.125565500295047E17"}));
+  expect_equal(run(make_array<float>({2147483648.0f, -4.81035684e17f}), utf8()),
+               make_string_array({"2.1474836E9", "-4.810357E17"}));
+  expect_equal(run(make_array<double>({-2.125565500295047e17}), decimal128(38, 10)),
+               make_decimal_array(decimal128(38, 10), {"-212556550029504700.0000000000"}));
 }
 
 TEST(CastToString, FloatsAsJavaWritesThem) {
@@ -733,6 +749,7 @@ TEST(CanCast, FollowsSparkAnsiRules) {
   EXPECT_TRUE(can_cast(*null(), *list(int32())));
   EXPECT_TRUE(can_cast(*list(int32()), *list(utf8())));
   EXPECT_FALSE(can_cast(*int32(), *binary()));
+  EXPECT_TRUE(can_cast(*map(utf8(), int32()), *map(int32(), utf8())));
   EXPECT_FALSE(can_cast(*date32(), *int32()));
   EXPECT_FALSE(can_cast(*boolean(), *timestamp(TimeUnit::kMicro, "UTC")));
   EXPECT_FALSE(can_cast(*timestamp(TimeUnit::kMicro, "UTC"), *boolean()));
@@ -742,6 +759,201 @@ TEST(CanCast, FollowsSparkAnsiRules) {
   const std::string message =
       error_message<AnalysisError>([] { run(make_array<int32_t>({1}), binary()); });
   EXPECT_NE(message.find("cannot cast \"INT\" to \"BINARY\""), std::string::npos) << message;
+}
+
+// --- checked against Spark 4.3 (PySpark, Java 17) ----------------------------------------------
+
+TEST(CastString, DigitsOfOtherScriptsParseAsDecimalsOnly) {
+  // Spark reads '１２３' and '1２3' as DECIMAL (Java's BigDecimal accepts any Unicode digit) but
+  // not as INT, BIGINT, DOUBLE or FLOAT (CAST_INVALID_INPUT).
+  const Array text = make_string_array({"\uFF11\uFF12\uFF13", "\uFF11\uFF12.\uFF15", "1\uFF123",
+                                        std::nullopt, "\u0661\u0662", " \uFF11e\uFF12 "});
+  expect_equal(run(text, decimal128(10, 2)),
+               make_decimal_array(decimal128(10, 2),
+                                  {"123.00", "12.50", "123.00", std::nullopt, "12.00", "100.00"}));
+  expect_equal(run(text.slice(1, 3), decimal128(5, 0)),
+               make_decimal_array(decimal128(5, 0), {"13", "123", std::nullopt}));
+  EXPECT_EQ(ansi_error<NumberFormatError>(text.slice(0, 1), int32()),
+            cast_invalid(quoted("\uFF11\uFF12\uFF13"), "STRING", "INT"));
+  EXPECT_EQ(ansi_error<NumberFormatError>(text.slice(0, 1), float64()),
+            cast_invalid(quoted("\uFF11\uFF12\uFF13"), "STRING", "DOUBLE"));
+  expect_equal(run(text.slice(0, 2), int64(), Mode::kTry),
+               make_array<int64_t>({std::nullopt, std::nullopt}));
+  // A character that is not a digit stays malformed.
+  EXPECT_EQ(ansi_error<NumberFormatError>(make_string_array({"1\uFF21"}), decimal128(10, 2)),
+            cast_invalid(quoted("1\uFF21"), "STRING", "DECIMAL(10,2)"));
+}
+
+TEST(CastDecimal, ToTimestampWrapsLikeJavaLongValue) {
+  // Spark takes BigDecimal.longValue of the microseconds, in ANSI mode too (unix_micros of the
+  // cast): 9223372036855 -> -9223372036854551616, 99999999999999999999999999.1234567890 ->
+  // -8814407033341960192, 1.0000009 -> 1000000, -1.0000009 -> -1000000, -0.0000015 -> -1.
+  const TypePtr ts = timestamp(TimeUnit::kMicro, "UTC");
+  const Array input = make_decimal_array(
+      decimal128(38, 10),
+      {"9223372036855", "99999999999999999999999999.1234567890", "1.0000009", "-1.0000009",
+       std::nullopt, "-0.0000015", "9223372036854.7758075", "18446744073709.551616"});
+  const Array expected =
+      make_array<int64_t>(ts, {-9223372036854551616LL, -8814407033341960192LL, 1000000, -1000000,
+                               std::nullopt, -1, std::numeric_limits<int64_t>::max(), 0});
+  for (const Mode mode : {Mode::kAnsi, Mode::kLegacy, Mode::kTry}) {
+    expect_equal(run(input, ts, mode), expected);
+  }
+  expect_equal(run(input.slice(4, 3), ts), expected.slice(4, 3));
+  // Scale 0, where the microseconds need more than 128 bits: still their low 64 bits,
+  // (10^38 - 1) * 10^6 mod 2^64.
+  expect_equal(
+      run(make_decimal_array(decimal128(38, 0), {"99999999999999999999999999999999999999"}), ts),
+      make_array<int64_t>(ts, {80237960547581376LL}));
+}
+
+TEST(CastTimestamp, ToDecimalIsExact) {
+  // Spark: 9999-12-31 23:59:59.999999 -> 253402300799.9999990000 (a double would round it),
+  // 0001-01-01 00:00:00.000001 -> -62135596799.9999990000, 1969-12-31 23:59:59.5 as
+  // DECIMAL(38,0) -> -1 (HALF_UP), 2020-01-01 00:00:00.125 as DECIMAL(12,2) -> 1577836800.13.
+  const TypePtr ts = timestamp(TimeUnit::kMicro, "UTC");
+  const Array input = make_array<int64_t>(
+      ts, {253402300799999999LL, -62135596799999999LL, std::nullopt, -500000, 1577836800125000LL});
+  expect_equal(run(input, decimal128(38, 10)),
+               make_decimal_array(decimal128(38, 10),
+                                  {"253402300799.9999990000", "-62135596799.9999990000",
+                                   std::nullopt, "-0.5000000000", "1577836800.1250000000"}));
+  expect_equal(run(input.slice(3, 2), decimal128(38, 0)),
+               make_decimal_array(decimal128(38, 0), {"-1", "1577836800"}));
+  expect_equal(run(input.slice(4, 1), decimal128(12, 2)),
+               make_decimal_array(decimal128(12, 2), {"1577836800.13"}));
+  // The message shows the value at scale 6, as Spark's does.
+  EXPECT_EQ(
+      ansi_error<ArithmeticError>(make_array<int64_t>(ts, {1577836800100000LL}), decimal128(5, 2)),
+      "[NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION] 1577836800.100000 cannot be "
+      "represented as Decimal(5, 2). If necessary set \"spark.sql.ansi.enabled\" to "
+      "\"false\" to bypass this error, and return NULL instead.");
+  expect_equal(run(input.slice(0, 1), decimal128(5, 2), Mode::kLegacy),
+               make_decimal_array(decimal128(5, 2), {std::nullopt}));
+}
+
+TEST(CastLegacyOnly, IntegersToBinaryAsBigEndianBytes) {
+  // Spark with ANSI off: CAST(1 AS BINARY) = X'00000001', CAST(258L AS BINARY) =
+  // X'0000000000000102', CAST(-1 AS BINARY) = X'FFFFFFFF', smallint 1 -> X'0001', tinyint 1 ->
+  // X'01'.
+  expect_equal(
+      run(make_array<int32_t>({1, -1, std::nullopt}), binary(), Mode::kLegacy),
+      make_string_array({std::string("\0\0\0\1", 4), "\xFF\xFF\xFF\xFF", std::nullopt}, binary()));
+  expect_equal(run(make_array<int64_t>({0, 258}).slice(1), binary(), Mode::kLegacy),
+               make_string_array({std::string("\0\0\0\0\0\0\1\2", 8)}, binary()));
+  expect_equal(run(make_array<int16_t>({1}), binary(), Mode::kLegacy),
+               make_string_array({std::string("\0\1", 2)}, binary()));
+  expect_equal(run(make_array<int8_t>({1}), binary(), Mode::kLegacy),
+               make_string_array({"\1"}, binary()));
+  expect_equal(run(make_array<int32_t>({}), binary(), Mode::kLegacy),
+               make_string_array({}, binary()));
+}
+
+TEST(CastLegacyOnly, BooleansAndTimestamps) {
+  // Spark with ANSI off: CAST(true AS TIMESTAMP) = 1970-01-01 00:00:00.000001, false is the
+  // epoch; a timestamp is true unless it is the epoch; a date as BOOLEAN is null.
+  const TypePtr ts = timestamp(TimeUnit::kMicro, "UTC");
+  expect_equal(run(make_array<bool>({true, false, std::nullopt}), ts, Mode::kLegacy),
+               make_array<int64_t>(ts, {1, 0, std::nullopt}));
+  expect_equal(run(make_array<int64_t>(ts, {kJan5, 0, std::nullopt}), boolean(), Mode::kLegacy),
+               make_array<bool>({true, false, std::nullopt}));
+  expect_equal(run(make_array<int32_t>(date32(), {1, std::nullopt}), boolean(), Mode::kLegacy),
+               make_array<bool>({std::nullopt, std::nullopt}));
+}
+
+TEST(CastLegacyOnly, RefusedWithAnsiOnAndByTryCast) {
+  // Spark: [DATATYPE_MISMATCH.CAST_WITH_CONF_SUGGESTION] ... cannot cast "INT" to "BINARY" with
+  // ANSI mode on. If you have to cast "INT" to "BINARY", you can set "spark.sql.ansi.enabled"
+  // as 'false'. try_cast gives CAST_WITHOUT_SUGGESTION in both modes.
+  EXPECT_EQ(error_message<AnalysisError>([] { run(make_array<int32_t>({1}), binary()); }),
+            "[DATATYPE_MISMATCH.CAST_WITH_CONF_SUGGESTION] Cannot resolve \"CAST\" due to data "
+            "type mismatch: cannot cast \"INT\" to \"BINARY\" with ANSI mode on. If you have to "
+            "cast \"INT\" to \"BINARY\", you can set \"spark.sql.ansi.enabled\" as 'false'.");
+  const TypePtr ts = timestamp(TimeUnit::kMicro, "UTC");
+  EXPECT_NE(error_message<AnalysisError>([&] {
+              run(make_array<bool>({}), ts);
+            }).find("CAST_WITH_CONF_SUGGESTION"),
+            std::string::npos);
+  EXPECT_NE(error_message<AnalysisError>([&] {
+              run(make_array<bool>({true}), ts, Mode::kTry);
+            }).find("CAST_WITHOUT_SUGGESTION"),
+            std::string::npos);
+  // Not allowed with ANSI off either: DOUBLE to BINARY, BOOLEAN to DATE.
+  EXPECT_THROW(run(make_array<double>({1.5}), binary(), Mode::kLegacy), AnalysisError);
+  EXPECT_THROW(run(make_array<bool>({true}), date32(), Mode::kLegacy), AnalysisError);
+  // Through the registry the cast resolves, and the session's mode decides.
+  ExecContext legacy;
+  legacy.ansi = false;
+  const Datum arguments[] = {Datum(make_array<int32_t>({1}))};
+  expect_equal(call("cast", arguments, {{"to", std::string("binary")}}, &legacy).array(),
+               make_string_array({std::string("\0\0\0\1", 4)}, binary()));
+  ExecContext ansi;
+  EXPECT_THROW(call("cast", arguments, {{"to", std::string("binary")}}, &ansi), AnalysisError);
+  EXPECT_THROW(call("try_cast", arguments, {{"to", std::string("binary")}}, &legacy),
+               AnalysisError);
+}
+
+Array make_int_map(
+    const TypePtr& type,
+    const std::vector<std::optional<std::vector<std::pair<int32_t, std::optional<int32_t>>>>>&
+        maps) {
+  std::unique_ptr<ArrayBuilder> builder = make_builder(type);
+  auto& out = builder->as<MapBuilder>();
+  for (const auto& entries : maps) {
+    if (!entries) {
+      out.append_null();
+      continue;
+    }
+    out.append();
+    for (const auto& [key, item] : *entries) {
+      testing::append_optional<int32_t>(out.key_builder(), key);
+      testing::append_optional<int32_t>(out.item_builder(), item);
+    }
+  }
+  return builder->finish();
+}
+
+TEST(CastNested, MapsCastKeysAndValues) {
+  // Spark: CAST(map(1, 2) AS MAP<STRING, BIGINT>) = {'1': 2}; CAST(map(1, 2, 3, null) AS
+  // STRING) = '{1 -> 2, 3 -> null}'; map() as STRING = '{}'.
+  const Array maps = make_int_map(
+      map(int32(), int32()), {{{{1, 2}, {3, std::nullopt}}}, std::nullopt, {{}}, {{{100, 7}}}});
+  const Array text_keys = run(maps, map(utf8(), int64()));
+  EXPECT_TRUE(text_keys.type()->equals(*map(utf8(), int64())));
+  const MapArray text_map_array(text_keys);
+  expect_equal(text_map_array.keys(), make_string_array({"1", "3", "100"}));
+  expect_equal(text_map_array.items(), make_array<int64_t>({2, std::nullopt, 7}));
+  const Array expected_text =
+      make_string_array({"{1 -> 2, 3 -> null}", std::nullopt, "{}", "{100 -> 7}"});
+  expect_equal(run(maps, utf8()), expected_text);
+  expect_equal(run(text_keys, utf8()), expected_text);
+  // A slice: the entries of the rows before it are left out.
+  const Array sliced = run(maps.slice(2, 2), map(int8(), utf8()));
+  EXPECT_EQ(Array(sliced.data()->children[0]).length(), 1);
+  expect_equal(run(sliced, utf8()), expected_text.slice(2, 2));
+  EXPECT_EQ(run(maps.slice(0, 0), map(int8(), utf8())).length(), 0);
+  // Entries that start at an offset of their own: {3 -> null} and {100 -> 7}.
+  const Array entries = Array(maps.data()->children[0]).slice(1);
+  const Array offset_entries(
+      std::make_shared<ArrayData>(maps.type(), 2,
+                                  std::vector<std::shared_ptr<Buffer>>{
+                                      nullptr, make_array<int32_t>({0, 1, 2}).data()->buffers[1]},
+                                  0, 0, std::vector<ArrayDataPtr>{entries.data()}));
+  expect_equal(run(offset_entries, utf8()), make_string_array({"{3 -> null}", "{100 -> 7}"}));
+  expect_equal(run(run(offset_entries, map(utf8(), int64())), utf8()),
+               make_string_array({"{3 -> null}", "{100 -> 7}"}));
+  // Spark: CAST(map('a', '2') AS MAP<INT, INT>) raises CAST_INVALID_INPUT for 'a' in ANSI mode,
+  // CAST(map('1', '2') AS MAP<INT, INT>) = {1: 2}; with ANSI off and in try_cast, a key that may
+  // not convert is refused at analysis (CAST_WITHOUT_SUGGESTION).
+  const Array text_map = run(maps.slice(3, 1), map(utf8(), utf8()));
+  expect_equal(run(run(text_map, map(int32(), int32())), utf8()),
+               make_string_array({"{100 -> 7}"}));
+  EXPECT_THROW(run(text_map, map(int32(), int32()), Mode::kLegacy), AnalysisError);
+  EXPECT_THROW(run(text_map, map(int32(), int32()), Mode::kTry), AnalysisError);
+  // Overflowing keys raise in ANSI mode: CAST(map(300, 1) AS MAP<TINYINT, INT>).
+  EXPECT_THROW(run(make_int_map(map(int32(), int32()), {{{{300, 1}}}}), map(int8(), int32())),
+               ArithmeticError);
+  EXPECT_FALSE(can_cast(*map(int32(), int32()), *map(int32(), binary())));
 }
 
 // --- type names and the registry ------------------------------------------------------------

@@ -29,6 +29,41 @@ constexpr std::array<__int128, 39> kPow10 = make_pow10();
 
 inline bool is_digit(char c) { return static_cast<unsigned>(c - '0') < 10; }
 
+/// The digit at `p` as an ASCII digit, reading one decimal digit of another script as Java's
+/// BigDecimal does (Character.digit): fullwidth, Arabic-Indic, Devanagari and the other
+/// Unicode digit blocks below U+10000. `*width` is its length in UTF-8 bytes. Returns 0 when `p`
+/// is not a digit.
+char digit_at(const char* p, const char* end, int* width) {
+  const auto byte = static_cast<unsigned char>(*p);
+  if (byte < 0x80) {
+    *width = 1;
+    return is_digit(*p) ? *p : 0;
+  }
+  uint32_t code = 0;
+  if ((byte & 0xE0) == 0xC0 && end - p >= 2) {
+    code = (byte & 0x1Fu) << 6 | (static_cast<unsigned char>(p[1]) & 0x3Fu);
+    *width = 2;
+  } else if ((byte & 0xF0) == 0xE0 && end - p >= 3) {
+    code = (byte & 0x0Fu) << 12 | (static_cast<unsigned char>(p[1]) & 0x3Fu) << 6 |
+           (static_cast<unsigned char>(p[2]) & 0x3Fu);
+    *width = 3;
+  } else {
+    return 0;
+  }
+  // The zero of each block of ten decimal digits (Unicode category Nd) in the BMP.
+  static constexpr uint16_t kZeros[] = {
+      0x0660, 0x06F0, 0x07C0, 0x0966, 0x09E6, 0x0A66, 0x0AE6, 0x0B66, 0x0BE6,
+      0x0C66, 0x0CE6, 0x0D66, 0x0DE6, 0x0E50, 0x0ED0, 0x0F20, 0x1040, 0x1090,
+      0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80, 0x1A90, 0x1B50, 0x1BB0, 0x1C40,
+      0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0, 0xA9F0, 0xAA50, 0xABF0, 0xFF10};
+  for (const uint16_t zero : kZeros) {
+    if (code >= zero && code < zero + 10u) {
+      return static_cast<char>('0' + (code - zero));
+    }
+  }
+  return 0;
+}
+
 inline char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
 
 /// Whether [begin, end) equals the lower-case `word` ignoring ASCII case.
@@ -423,8 +458,10 @@ ParseResult parse_decimal(const char* begin, const char* end, int32_t precision,
   int64_t num_digits = 0;
   bool in_fraction = false;
   for (; p < end; ++p) {
-    const char c = *p;
+    int width = 1;
+    const char c = static_cast<unsigned char>(*p) < 0x80 ? *p : digit_at(p, end, &width);
     if (is_digit(c)) {
+      p += width - 1;
       ++num_digits;
       fraction_digits += in_fraction;
       if (num_kept == 0 && c == '0') {
@@ -459,11 +496,14 @@ ParseResult parse_decimal(const char* begin, const char* end, int32_t precision,
       return ParseResult::kInvalid;
     }
     for (; p < end; ++p) {
-      if (!is_digit(*p)) {
+      int width = 1;
+      const char digit = digit_at(p, end, &width);
+      if (digit == 0) {
         return ParseResult::kInvalid;
       }
+      p += width - 1;
       // Saturates far beyond any exponent that leaves a representable result.
-      exponent = std::min<int64_t>(exponent * 10 + (*p - '0'), int64_t{1} << 40);
+      exponent = std::min<int64_t>(exponent * 10 + (digit - '0'), int64_t{1} << 40);
     }
     if (negative_exponent) {
       exponent = -exponent;

@@ -94,8 +94,9 @@ ParseResult parse_double(const char* begin, const char* end, double* out);
 ParseResult parse_float(const char* begin, const char* end, float* out);
 
 /// A decimal number as Java's BigDecimal reads it (optional sign, digits with an optional
-/// point, an optional exponent), trimmed, rounded HALF_UP to `scale` digits after the point:
-/// the unscaled value in `out`. kOverflow when it needs more than `precision` digits.
+/// point, an optional exponent; digits of other scripts, such as fullwidth ones, count as
+/// digits, as Java's Character.digit reads them), trimmed, rounded HALF_UP to `scale` digits after
+/// the point: the unscaled value in `out`. kOverflow when it needs more than `precision` digits.
 ParseResult parse_decimal(const char* begin, const char* end, int32_t precision, int32_t scale,
                           __int128* out);
 

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -14,6 +15,7 @@
 #include "bowstring/compute/kernel_util.h"
 #include "bowstring/compute/predicate_util.h"
 #include "bowstring/compute/predicates.h"
+#include "bowstring/compute/selection.h"
 #include "bowstring/util/error.h"
 
 namespace bowstring::compute {
@@ -394,12 +396,230 @@ void compare_floats(CompareOp op, const Datum& left, const Datum& right, int64_t
 
 #endif
 
+// --- structs and lists -----------------------------------------------------------------------
+//
+// Spark compares structs field by field and arrays element by element, then by length (a prefix
+// first). Inside them a null equals a null and is smaller than any value, so that
+// array(1, null) = array(1, null) is true; NaN equals NaN as it does at the top level.
+
+/// Compares value `a` of one array with value `b` of another array of the same type
+/// (indices relative to each array's window): negative, zero or positive.
+class PairOrder {
+ public:
+  virtual ~PairOrder() = default;
+  virtual int compare(int64_t a, int64_t b) const = 0;
+};
+
+std::unique_ptr<PairOrder> make_pair_order(const ArrayData& left, const ArrayData& right);
+
+/// The valid rows of an array: all when it has no null, none for the null type (which has no
+/// bitmap).
+struct ValidRows {
+  const uint8_t* bits;
+  int64_t offset;
+  bool none;
+
+  explicit ValidRows(const ArrayData& data)
+      : bits(data.null_count() > 0 && data.buffers[0] != nullptr ? data.buffers[0]->data()
+                                                                 : nullptr),
+        offset(data.offset),
+        none(data.type->id() == TypeId::kNull) {}
+  bool operator()(int64_t row) const {
+    return !none && (bits == nullptr || bit_util::get_bit(bits, offset + row));
+  }
+};
+
+/// A level of a nested value: its own nulls first (null smallest), then `Values::compare_values`.
+template <typename Values>
+class NullsFirstOrder : public PairOrder {
+ public:
+  NullsFirstOrder(const ArrayData& left, const ArrayData& right)
+      : left_valid_(left), right_valid_(right) {}
+
+  int compare(int64_t a, int64_t b) const final {
+    const bool a_valid = left_valid_(a);
+    const bool b_valid = right_valid_(b);
+    if (!a_valid || !b_valid) {
+      return static_cast<int>(a_valid) - static_cast<int>(b_valid);
+    }
+    return static_cast<const Values&>(*this).compare_values(a, b);
+  }
+
+ private:
+  ValidRows left_valid_;
+  ValidRows right_valid_;
+};
+
+template <typename Reader>
+class FlatPairOrder final : public NullsFirstOrder<FlatPairOrder<Reader>> {
+ public:
+  FlatPairOrder(const ArrayData& left, const ArrayData& right, Reader left_values,
+                Reader right_values)
+      : NullsFirstOrder<FlatPairOrder<Reader>>(left, right),
+        left_values_(std::move(left_values)),
+        right_values_(std::move(right_values)) {}
+
+  int compare_values(int64_t a, int64_t b) const {
+    using Value = std::decay_t<decltype(left_values_(0))>;
+    const Value x = left_values_(a);
+    const Value y = right_values_(b);
+    return less_values<Value>(x, y) ? -1 : (less_values<Value>(y, x) ? 1 : 0);
+  }
+
+ private:
+  Reader left_values_;
+  Reader right_values_;
+};
+
+/// Booleans (false first) and the null type (every value null).
+class BooleanPairOrder final : public NullsFirstOrder<BooleanPairOrder> {
+ public:
+  BooleanPairOrder(const ArrayData& left, const ArrayData& right)
+      : NullsFirstOrder<BooleanPairOrder>(left, right), left_(left), right_(right) {}
+
+  int compare_values(int64_t a, int64_t b) const {
+    return static_cast<int>(bit_util::get_bit(left_.buffers[1]->data(), left_.offset + a)) -
+           static_cast<int>(bit_util::get_bit(right_.buffers[1]->data(), right_.offset + b));
+  }
+
+ private:
+  const ArrayData& left_;
+  const ArrayData& right_;
+};
+
+class StructPairOrder final : public NullsFirstOrder<StructPairOrder> {
+ public:
+  StructPairOrder(const ArrayData& left, const ArrayData& right)
+      : NullsFirstOrder<StructPairOrder>(left, right) {
+    const StructArray left_rows(Array(std::make_shared<ArrayData>(left)));
+    const StructArray right_rows(Array(std::make_shared<ArrayData>(right)));
+    for (int f = 0; f < left_rows.num_fields(); ++f) {
+      fields_.push_back(left_rows.field(f).data());
+      fields_.push_back(right_rows.field(f).data());
+      orders_.push_back(make_pair_order(*fields_[fields_.size() - 2], *fields_.back()));
+    }
+  }
+
+  int compare_values(int64_t a, int64_t b) const {
+    for (const std::unique_ptr<PairOrder>& field : orders_) {
+      if (const int order = field->compare(a, b); order != 0) {
+        return order;
+      }
+    }
+    return 0;
+  }
+
+ private:
+  std::vector<ArrayDataPtr> fields_;
+  std::vector<std::unique_ptr<PairOrder>> orders_;
+};
+
+/// Where the elements of list `row` start in the child array, and how many there are.
+struct ListSpan {
+  int64_t start;
+  int64_t length;
+};
+
+ListSpan list_span(const ArrayData& data, int64_t row) {
+  const int64_t i = data.offset + row;
+  switch (data.type->id()) {
+    case TypeId::kLargeList: {
+      const auto* offsets = reinterpret_cast<const int64_t*>(data.buffers[1]->data());
+      return {offsets[i], offsets[i + 1] - offsets[i]};
+    }
+    case TypeId::kFixedSizeList: {
+      const int64_t size = type_cast<FixedSizeListType>(*data.type).list_size();
+      return {i * size, size};
+    }
+    default: {
+      const auto* offsets = reinterpret_cast<const int32_t*>(data.buffers[1]->data());
+      return {offsets[i], int64_t{offsets[i + 1]} - offsets[i]};
+    }
+  }
+}
+
+class ListPairOrder final : public NullsFirstOrder<ListPairOrder> {
+ public:
+  ListPairOrder(const ArrayData& left, const ArrayData& right)
+      : NullsFirstOrder<ListPairOrder>(left, right),
+        left_(left),
+        right_(right),
+        elements_(make_pair_order(*left.children[0], *right.children[0])) {}
+
+  int compare_values(int64_t a, int64_t b) const {
+    const ListSpan x = list_span(left_, a);
+    const ListSpan y = list_span(right_, b);
+    const int64_t common = std::min(x.length, y.length);
+    for (int64_t k = 0; k < common; ++k) {
+      if (const int order = elements_->compare(x.start + k, y.start + k); order != 0) {
+        return order;
+      }
+    }
+    return x.length < y.length ? -1 : (x.length > y.length ? 1 : 0);
+  }
+
+ private:
+  const ArrayData& left_;
+  const ArrayData& right_;
+  std::unique_ptr<PairOrder> elements_;
+};
+
+bool is_nested_comparable(TypeId id) {
+  return id == TypeId::kStruct || id == TypeId::kList || id == TypeId::kLargeList ||
+         id == TypeId::kFixedSizeList;
+}
+
+std::unique_ptr<PairOrder> make_pair_order(const ArrayData& left, const ArrayData& right) {
+  switch (left.type->id()) {
+    case TypeId::kStruct:
+      return std::make_unique<StructPairOrder>(left, right);
+    case TypeId::kList:
+    case TypeId::kLargeList:
+    case TypeId::kFixedSizeList:
+      return std::make_unique<ListPairOrder>(left, right);
+    case TypeId::kBoolean:
+    case TypeId::kNull:
+      return std::make_unique<BooleanPairOrder>(left, right);
+    default:
+      break;
+  }
+  std::unique_ptr<PairOrder> order;
+  visit_reader_maker(*left.type, [&](auto make_reader) {
+    using Reader = decltype(make_reader(left));
+    order =
+        std::make_unique<FlatPairOrder<Reader>>(left, right, make_reader(left), make_reader(right));
+  });
+  return order;
+}
+
+/// Whether an ordering result (negative, zero, positive) satisfies `op`: each operator's mask
+/// has bit 0 for "less", bit 1 for "equal" and bit 2 for "greater".
+bool holds(CompareOp op, int order) {
+  static constexpr uint8_t kMasks[] = {0b010, 0b101, 0b001, 0b011, 0b100, 0b110};
+  const int outcome = order < 0 ? 0 : (order == 0 ? 1 : 2);
+  return ((kMasks[static_cast<int>(op)] >> outcome) & 1) != 0;
+}
+
+/// `left op right` for structs and lists, row by row through a comparator tree.
+void compare_nested(CompareOp op, const Datum& left, const Datum& right, int64_t length,
+                    uint8_t* out) {
+  const std::unique_ptr<PairOrder> order = make_pair_order(*left.data(), *right.data());
+  const int64_t left_step = left.is_array() ? 1 : 0;
+  const int64_t right_step = right.is_array() ? 1 : 0;
+  detail::write_predicate_bits(length, out, [&](int64_t i) {
+    return holds(op, order->compare(i * left_step, i * right_step));
+  });
+}
+
 /// The result bits of `left op right` for every row (every byte of the bitmap written), nulls
 /// ignored (their bits are arbitrary).
 void compare_value_bits(CompareOp op, const Datum& left, const Datum& right, int64_t length,
                         uint8_t* out) {
   if (left.type()->storage_id() == TypeId::kBoolean) {
     return compare_booleans(op, left, right, length, out);
+  }
+  if (is_nested_comparable(left.type()->storage_id())) {
+    return compare_nested(op, left, right, length, out);
   }
 #if defined(__SSE2__)
   if (left.is_array() || right.is_array()) {
@@ -430,19 +650,41 @@ int unit_of(const DataType& type) {
   }
 }
 
-/// Checks that the two sides hold values compared alike: the same storage type, and the same
-/// scale or unit where values are scaled integers. Time zones may differ (instants compare).
+/// Whether values of `a` and `b` compare alike: the same storage type, and the same scale or
+/// unit where values are scaled integers; struct fields and list elements alike in turn (field
+/// names do not matter). Time zones may differ (instants compare).
+bool compared_alike(const DataType& a, const DataType& b) {
+  if (a.storage_id() != b.storage_id() || unit_of(a) != unit_of(b)) {
+    return false;
+  }
+  if (a.is_decimal()) {
+    return static_cast<const DecimalType&>(a).scale() == static_cast<const DecimalType&>(b).scale();
+  }
+  if (a.id() == TypeId::kFixedSizeBinary) {
+    return a.byte_width() == b.byte_width();
+  }
+  if (a.id() == TypeId::kFixedSizeList &&
+      type_cast<FixedSizeListType>(a).list_size() != type_cast<FixedSizeListType>(b).list_size()) {
+    return false;
+  }
+  if (is_nested_comparable(a.id())) {
+    if (a.num_fields() != b.num_fields()) {
+      return false;
+    }
+    for (int i = 0; i < a.num_fields(); ++i) {
+      if (!compared_alike(*a.field(i)->type(), *b.field(i)->type())) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+/// Checks that the two sides hold values compared alike (`TypeError` naming `function`).
 void check_same_type(const Datum& left, const Datum& right, const char* function) {
   const DataType& a = *left.type();
   const DataType& b = *right.type();
-  bool same = a.storage_id() == b.storage_id() && unit_of(a) == unit_of(b);
-  if (same && a.is_decimal()) {
-    same = static_cast<const DecimalType&>(a).scale() == static_cast<const DecimalType&>(b).scale();
-  }
-  if (same && a.id() == TypeId::kFixedSizeBinary) {
-    same = a.byte_width() == b.byte_width();
-  }
-  if (!same) {
+  if (!compared_alike(a, b)) {
     throw TypeError(std::string(function) + " needs arguments of one type, got " + a.to_string() +
                     " and " + b.to_string());
   }
@@ -576,6 +818,24 @@ std::shared_ptr<Buffer> result_validity(const Datum& left, const Datum& right, i
   return and_validity(arguments, length, allocator, null_count);
 }
 
+/// The indices of a dictionary-encoded array, as an array of their integer type.
+Array dictionary_indices(const ArrayData& data) {
+  auto indices = std::make_shared<ArrayData>(data);
+  indices->type = type_cast<DictionaryType>(*data.type).index_type();
+  indices->dictionary = nullptr;
+  return Array(std::move(indices));
+}
+
+/// `datum` with a dictionary-encoded array or scalar decoded into its values.
+Datum decoded(const Datum& datum, Allocator* allocator) {
+  if (datum.type()->id() != TypeId::kDictionary) {
+    return datum;
+  }
+  const ArrayData& data = *datum.data();
+  Array values = take(Array(data.dictionary), dictionary_indices(data), allocator);
+  return datum.is_scalar() ? Datum::scalar(std::move(values)) : Datum(std::move(values));
+}
+
 }  // namespace
 
 bool is_comparable(const DataType& type) {
@@ -611,12 +871,38 @@ bool is_comparable(const DataType& type) {
     case TypeId::kBinaryView:
     case TypeId::kFixedSizeBinary:
       return true;
+    case TypeId::kStruct:
+    case TypeId::kList:
+    case TypeId::kLargeList:
+    case TypeId::kFixedSizeList:
+      for (int i = 0; i < type.num_fields(); ++i) {
+        if (!is_comparable(*type.field(i)->type())) {
+          return false;
+        }
+      }
+      return true;
     default:
       return false;
   }
 }
 
 Datum compare(CompareOp op, const Datum& left, const Datum& right, Allocator* allocator) {
+  const bool left_encoded = left.type()->id() == TypeId::kDictionary;
+  const bool right_encoded = right.type()->id() == TypeId::kDictionary;
+  if (left_encoded || right_encoded) {
+    // An encoded array against one value: each dictionary value is compared once and the rows
+    // take their result (a null index gives null). Anything else compares decoded values.
+    const Datum& encoded = left_encoded ? left : right;
+    const Datum other = decoded(left_encoded ? right : left, allocator);
+    if (encoded.is_array() && other.is_scalar()) {
+      const ArrayData& data = *encoded.data();
+      const Datum dictionary(Array(data.dictionary));
+      const Datum per_value = left_encoded ? compare(op, dictionary, other, allocator)
+                                           : compare(op, other, dictionary, allocator);
+      return take(per_value.array(), dictionary_indices(data), allocator);
+    }
+    return compare(op, decoded(left, allocator), decoded(right, allocator), allocator);
+  }
   const Datum arguments[] = {left, right};
   const int64_t length = detail::call_length(arguments, op_name(op));
   const bool scalar = detail::all_scalars(arguments);
@@ -634,6 +920,9 @@ Datum compare(CompareOp op, const Datum& left, const Datum& right, Allocator* al
 }
 
 Datum equal_null_safe(const Datum& left, const Datum& right, Allocator* allocator) {
+  if (left.type()->id() == TypeId::kDictionary || right.type()->id() == TypeId::kDictionary) {
+    return equal_null_safe(decoded(left, allocator), decoded(right, allocator), allocator);
+  }
   const Datum arguments[] = {left, right};
   const int64_t length = detail::call_length(arguments, "<=>");
   const bool scalar = detail::all_scalars(arguments);
@@ -675,13 +964,25 @@ Datum is_in(const Datum& value, std::span<const Datum> list, Allocator* allocato
   if (list.empty()) {
     throw InvalidArgument("in needs at least one value in its list");
   }
+  bool encoded = value.type()->id() == TypeId::kDictionary;
+  for (const Datum& item : list) {
+    encoded = encoded || item.type()->id() == TypeId::kDictionary;
+  }
+  if (encoded) {
+    std::vector<Datum> decoded_list;
+    for (const Datum& item : list) {
+      decoded_list.push_back(decoded(item, allocator));
+    }
+    return is_in(decoded(value, allocator), decoded_list, allocator);
+  }
   bool scalars_of_value_type = value.is_array();
   for (const Datum& item : list) {
     check_same_type(value, item, "in");
     scalars_of_value_type = scalars_of_value_type && item.is_scalar();
   }
   const TypeId id = value.type()->storage_id();
-  if (scalars_of_value_type && id != TypeId::kBoolean && id != TypeId::kNull) {
+  if (scalars_of_value_type && id != TypeId::kBoolean && id != TypeId::kNull &&
+      !is_nested_comparable(id)) {
     return is_in_scalars(value, list, allocator);
   }
   // x IN (a, b, ...) is x = a OR x = b OR ... under three-valued logic, which gives Spark's

@@ -453,5 +453,114 @@ TEST(EqualNullSafeTest, SlicedStringsLongerThanAWord) {
   }
 }
 
+// Structs and arrays compare as Spark 4.3 does (checked in PySpark): field by field, element by
+// element then by length, a null inside equal to a null and smaller than any value.
+
+using IntLists = std::vector<std::optional<std::vector<std::optional<int32_t>>>>;
+using bowstring::testing::make_list_array;
+using bowstring::testing::make_struct_array;
+
+TEST(NestedCompareTest, ListsElementByElementThenByLength) {
+  // array(1, 2) vs array(1, 2, 0); array(1, null) vs array(1, null); array(1, null) vs
+  // array(1, 2); array(null, 1) vs array(1); array(3) vs array(1, 2); array() vs array(1);
+  // a null array.
+  const Array left = make_list_array<int32_t>(IntLists{
+      std::vector<std::optional<int32_t>>{1, 2}, std::vector<std::optional<int32_t>>{1, kNull},
+      std::vector<std::optional<int32_t>>{1, kNull}, std::vector<std::optional<int32_t>>{kNull, 1},
+      std::vector<std::optional<int32_t>>{3}, std::vector<std::optional<int32_t>>{}, kNull});
+  const Array right = make_list_array<int32_t>(IntLists{
+      std::vector<std::optional<int32_t>>{1, 2, 0}, std::vector<std::optional<int32_t>>{1, kNull},
+      std::vector<std::optional<int32_t>>{1, 2}, std::vector<std::optional<int32_t>>{1},
+      std::vector<std::optional<int32_t>>{1, 2}, std::vector<std::optional<int32_t>>{1},
+      std::vector<std::optional<int32_t>>{1}});
+  const int orders[] = {-1, 0, -1, -1, 1, -1};
+  for (const CompareOp op : kAllOps) {
+    Bools want;
+    for (const int order : orders) {
+      want.push_back(expected(op, order));
+    }
+    want.push_back(kNull);
+    EXPECT_EQ(bools_of(compare(op, left, right)), want);
+  }
+  EXPECT_EQ(bools_of(equal_null_safe(left, right)),
+            (Bools{false, true, false, false, false, false, false}));
+  EXPECT_EQ(bools_of(equal_null_safe(left, left)), Bools(7, true));
+  // Sliced inputs and scalars: row 1 of `left` is array(1, null).
+  EXPECT_EQ(bools_of(compare(CompareOp::kEqual, left.slice(1, 3), right.slice(1, 3))),
+            (Bools{true, false, false}));
+  EXPECT_EQ(bools_of(compare(CompareOp::kLess, left.slice(2, 2), scalar_of(right.slice(0, 1)))),
+            (Bools{true, true}));
+  EXPECT_EQ(bools_of(compare(CompareOp::kEqual, scalar_of(left.slice(1, 1)),
+                             scalar_of(right.slice(1, 1)))),
+            (Bools{true}));
+  EXPECT_EQ(bools_of(compare(CompareOp::kEqual, left.slice(0, 0), right.slice(0, 0))), Bools{});
+}
+
+TEST(NestedCompareTest, ListsOfDoublesFollowNaNRules) {
+  using DoubleLists = std::vector<std::optional<std::vector<std::optional<double>>>>;
+  const double nan = std::nan("");
+  const Array left = make_list_array<double>(DoubleLists{std::vector<std::optional<double>>{nan},
+                                                         std::vector<std::optional<double>>{0.0},
+                                                         std::vector<std::optional<double>>{nan}});
+  const Array right = make_list_array<double>(
+      DoubleLists{std::vector<std::optional<double>>{nan}, std::vector<std::optional<double>>{-0.0},
+                  std::vector<std::optional<double>>{1e300}});
+  EXPECT_EQ(bools_of(compare(CompareOp::kEqual, left, right)), (Bools{true, true, false}));
+  EXPECT_EQ(bools_of(compare(CompareOp::kGreater, left, right)), (Bools{false, false, true}));
+}
+
+TEST(NestedCompareTest, StructsFieldByFieldWithNullsInside) {
+  // named_struct('a', 1, 'b', null) = named_struct('a', 1, 'b', null) is true in Spark; (1, null)
+  // < (1, 3); (2, null) > (1, 3); (1, null) < (2, 3).
+  const Array left =
+      make_struct_array({{"a", make_array<int32_t>({1, 1, 2, 1, 5})},
+                         {"b", make_array<int32_t>({kNull, kNull, kNull, kNull, 6})}},
+                        {true, true, true, true, false});
+  const Array right = make_struct_array({{"a", make_array<int32_t>({1, 1, 1, 2, 5})},
+                                         {"b", make_array<int32_t>({kNull, 3, 3, 3, 6})}});
+  EXPECT_EQ(bools_of(compare(CompareOp::kEqual, left, right)),
+            (Bools{true, false, false, false, kNull}));
+  EXPECT_EQ(bools_of(compare(CompareOp::kLess, left, right)),
+            (Bools{false, true, false, true, kNull}));
+  EXPECT_EQ(bools_of(compare(CompareOp::kGreaterEqual, left, right)),
+            (Bools{true, false, true, false, kNull}));
+  EXPECT_EQ(bools_of(equal_null_safe(left, right)), (Bools{true, false, false, false, false}));
+  EXPECT_EQ(bools_of(compare(CompareOp::kEqual, left.slice(1, 3), scalar_of(right.slice(2, 1)))),
+            (Bools{false, false, false}));
+  EXPECT_EQ(bools_of(compare(CompareOp::kGreater, left.slice(2, 1), right.slice(2, 1))),
+            (Bools{true}));
+}
+
+TEST(NestedCompareTest, StructsHoldingListsAndStrings) {
+  // named_struct('a', array(1, 2)) > named_struct('a', array(1)); ('1', 'x') < ('1', 'y').
+  const Array left = make_struct_array(
+      {{"a", make_list_array<int32_t>(IntLists{std::vector<std::optional<int32_t>>{1, 2},
+                                               std::vector<std::optional<int32_t>>{1}})},
+       {"s", make_string_array({"x", "x"})}});
+  const Array right = make_struct_array(
+      {{"a", make_list_array<int32_t>(IntLists{std::vector<std::optional<int32_t>>{1},
+                                               std::vector<std::optional<int32_t>>{1}})},
+       {"s", make_string_array({"x", "y"})}});
+  EXPECT_EQ(bools_of(compare(CompareOp::kGreater, left, right)), (Bools{true, false}));
+  EXPECT_EQ(bools_of(compare(CompareOp::kLess, left, right)), (Bools{false, true}));
+}
+
+TEST(NestedCompareTest, InFindsListsWithNullElements) {
+  // array(1, null) IN (array(1, null)) is true; array(1, 2) IN (array(3), null) is null.
+  const Array values = make_list_array<int32_t>(IntLists{
+      std::vector<std::optional<int32_t>>{1, kNull}, std::vector<std::optional<int32_t>>{1, 2}});
+  const Array first =
+      make_list_array<int32_t>(IntLists{std::vector<std::optional<int32_t>>{1, kNull}});
+  const Array second = make_list_array<int32_t>(IntLists{kNull});
+  const Datum list[] = {scalar_of(first), scalar_of(second)};
+  EXPECT_EQ(bools_of(is_in(values, list)), (Bools{true, kNull}));
+}
+
+TEST(NestedCompareTest, MapsAreNotComparable) {
+  EXPECT_FALSE(is_comparable(*map(int32(), int32())));
+  EXPECT_FALSE(is_comparable(*list(map(int32(), int32()))));
+  EXPECT_TRUE(is_comparable(*struct_({field("a", list(utf8()))})));
+}
+
 }  // namespace
 }  // namespace bowstring::compute

@@ -1,9 +1,12 @@
 #include "bowstring/compute/predicates.h"
 
+#include <algorithm>
+#include <cctype>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -74,10 +77,122 @@ std::string quoted_types(std::span<const TypePtr> types) {
                           " type, however it has the type \"" + spark_type_name(*type) + "\".");
 }
 
+/// Whether `type` holds a map at some depth: Spark cannot order or compare maps.
+bool holds_map(const DataType& type) {
+  if (type.id() == TypeId::kMap) {
+    return true;
+  }
+  for (int i = 0; i < type.num_fields(); ++i) {
+    if (holds_map(*type.field(i)->type())) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool is_list_type(const DataType& type) {
+  return type.id() == TypeId::kList || type.id() == TypeId::kLargeList;
+}
+
+/// Whether two types are equal but for the names of struct fields.
+bool same_but_names(const DataType& left, const DataType& right) {
+  if (left.id() != TypeId::kStruct || right.id() != TypeId::kStruct) {
+    if (left.id() != right.id() || !is_list_type(left)) {
+      return left.equals(right);
+    }
+  }
+  if (left.num_fields() != right.num_fields()) {
+    return false;
+  }
+  for (int i = 0; i < left.num_fields(); ++i) {
+    if (!same_but_names(*left.field(i)->type(), *right.field(i)->type())) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool equal_ignoring_case(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+/// The common type of struct fields or list elements being compared: structs that differ only
+/// in field names as they are, others field by field when the names agree (ignoring case:
+/// named_struct('a', 1) < named_struct('A', 1.5D) widens, named_struct('a', 1) =
+/// named_struct('b', 1L) is refused), lists by their elements, other types widened without
+/// turning values into strings (Spark refuses array(1) = array('1')). The left side's names
+/// are kept.
+std::optional<TypePtr> nested_element_type(const TypePtr& left, const TypePtr& right) {
+  if (same_but_names(*left, *right)) {
+    return left;
+  }
+  if (left->id() == TypeId::kStruct && right->id() == TypeId::kStruct) {
+    if (left->num_fields() != right->num_fields()) {
+      return std::nullopt;
+    }
+    FieldVector fields;
+    for (int i = 0; i < left->num_fields(); ++i) {
+      if (!equal_ignoring_case(left->field(i)->name(), right->field(i)->name())) {
+        return std::nullopt;
+      }
+      std::optional<TypePtr> common =
+          nested_element_type(left->field(i)->type(), right->field(i)->type());
+      if (!common) {
+        return std::nullopt;
+      }
+      fields.push_back(field(left->field(i)->name(), *common));
+    }
+    return struct_(std::move(fields));
+  }
+  if (is_list_type(*left) && is_list_type(*right)) {
+    std::optional<TypePtr> element =
+        nested_element_type(left->field(0)->type(), right->field(0)->type());
+    if (!element) {
+      return std::nullopt;
+    }
+    const bool large = left->id() == TypeId::kLargeList || right->id() == TypeId::kLargeList;
+    return list_of_kind(large ? TypeId::kLargeList : TypeId::kList, *element);
+  }
+  return wider_type_without_string_promotion(left, right);
+}
+
+/// Throws Spark's INVALID_ORDERING_TYPE when `type` holds a map.
+void check_orderable(const DataType& type, const std::string& function) {
+  if (holds_map(type)) {
+    throw AnalysisError("DATATYPE_MISMATCH.INVALID_ORDERING_TYPE",
+                        "Cannot resolve \"" + function + "\" due to data type mismatch: The `" +
+                            function + "` does not support ordering on type \"" +
+                            spark_type_name(type) + "\".");
+  }
+}
+
+/// The type of the values of `type`: its value type for a dictionary, else itself.
+const TypePtr& value_type_of(const TypePtr& type) {
+  return type->id() == TypeId::kDictionary ? type_cast<DictionaryType>(*type).value_type() : type;
+}
+
+/// `argument` as the kernel receives it for a comparison in `common`: a dictionary whose values
+/// already have that type stays encoded (the kernels compare through its dictionary).
+TypePtr compared_argument(const TypePtr& argument, const TypePtr& common) {
+  return value_type_of(argument)->equals(*common) ? argument : common;
+}
+
 /// The type both sides of a comparison are cast to; `AnalysisError` when Spark refuses it.
-TypePtr comparison_type_or_throw(const TypePtr& left, const TypePtr& right,
+/// Dictionaries count as their values.
+TypePtr comparison_type_or_throw(const TypePtr& encoded_left, const TypePtr& encoded_right,
                                  const std::string& function) {
-  std::optional<TypePtr> common = comparison_type(left, right);
+  const TypePtr& left = value_type_of(encoded_left);
+  const TypePtr& right = value_type_of(encoded_right);
+  const bool nested = (left->id() == TypeId::kStruct && right->id() == TypeId::kStruct) ||
+                      (is_list_type(*left) && is_list_type(*right));
+  std::optional<TypePtr> common =
+      nested ? nested_element_type(left, right) : comparison_type(left, right);
+  if (common) {
+    check_orderable(**common, function);
+  }
   if (!common || !is_comparable(**common)) {
     const TypePtr both[] = {left, right};
     throw AnalysisError("DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES",
@@ -91,7 +206,8 @@ TypePtr comparison_type_or_throw(const TypePtr& left, const TypePtr& right,
 
 Resolution resolve_comparison(std::span<const TypePtr> arguments, const std::string& name) {
   TypePtr common = comparison_type_or_throw(arguments[0], arguments[1], name);
-  return {boolean(), {common, common}};
+  return {boolean(),
+          {compared_argument(arguments[0], common), compared_argument(arguments[1], common)}};
 }
 
 /// A boolean argument: boolean, or NULL (which the kernels read as a null boolean).
@@ -101,13 +217,49 @@ void check_boolean_argument(const std::string& function, size_t index, const Typ
   }
 }
 
-Resolution resolve_boolean_logic(std::span<const TypePtr> arguments, const std::string& name) {
-  Resolution resolution{boolean(), {}};
-  for (size_t i = 0; i < arguments.size(); ++i) {
-    check_boolean_argument(name, i, arguments[i]);
-    resolution.arguments.push_back(arguments[i]);
+bool is_string_type(const TypePtr& type) {
+  return spark_type_of(*value_type_of(type)) == SparkType::kString;
+}
+
+/// NOT: a boolean, NULL, or a string, which Spark's ANSI coercion casts to BOOLEAN (malformed
+/// text then fails with CAST_INVALID_INPUT).
+Resolution resolve_not(std::span<const TypePtr> arguments, const std::string& name) {
+  const TypePtr& type = value_type_of(arguments[0]);
+  if (is_string_type(type)) {
+    return {boolean(), {boolean()}};
   }
-  return resolution;
+  check_boolean_argument(name, 0, type);
+  return {boolean(), {type}};
+}
+
+/// AND and OR: a string beside a boolean is cast to BOOLEAN; otherwise both sides (a NULL
+/// taking the other's type) must have one type, and that type must be BOOLEAN.
+Resolution resolve_boolean_logic(std::span<const TypePtr> arguments, const std::string& name) {
+  const TypePtr& left = value_type_of(arguments[0]);
+  const TypePtr& right = value_type_of(arguments[1]);
+  const bool left_boolean = left->id() == TypeId::kBoolean;
+  const bool right_boolean = right->id() == TypeId::kBoolean;
+  if ((left_boolean && is_string_type(right)) || (right_boolean && is_string_type(left))) {
+    return {boolean(), {boolean(), boolean()}};
+  }
+  const bool left_null = left->id() == TypeId::kNull;
+  const bool right_null = right->id() == TypeId::kNull;
+  if (!left_null && !right_null && spark_type_of(*left) != spark_type_of(*right)) {
+    throw AnalysisError("DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES",
+                        "Cannot resolve \"" + name +
+                            "\" due to data type mismatch: the left and right operands of the "
+                            "binary operator have incompatible types " +
+                            quoted_types(arguments) + ".");
+  }
+  const TypePtr& operand = left_null ? right : left;
+  if (operand->id() != TypeId::kBoolean && operand->id() != TypeId::kNull) {
+    throw AnalysisError("DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE",
+                        "Cannot resolve \"" + name +
+                            "\" due to data type mismatch: the binary operator requires the "
+                            "input type \"BOOLEAN\", not \"" +
+                            spark_type_name(*operand) + "\".");
+  }
+  return {boolean(), {left, right}};
 }
 
 Resolution resolve_null_test(std::span<const TypePtr> arguments, const std::string&) {
@@ -120,7 +272,9 @@ Resolution resolve_isnan(std::span<const TypePtr> arguments, const std::string& 
       type->id() == TypeId::kNull) {
     return {boolean(), {type}};
   }
-  if (!is_numeric(spark_type_of(*type))) {
+  // A string is cast to DOUBLE as Spark's ANSI coercion does ('NaN' is NaN, malformed text
+  // fails with CAST_INVALID_INPUT).
+  if (!is_numeric(spark_type_of(*value_type_of(type))) && !is_string_type(type)) {
     throw_unexpected_type(name, 0, "(\"DOUBLE\" or \"FLOAT\")", type);
   }
   return {boolean(), {float64()}};
@@ -168,12 +322,31 @@ Resolution resolve_case_when(std::span<const TypePtr> arguments, const std::stri
   return resolution;
 }
 
-Resolution resolve_in(std::span<const TypePtr> arguments, const std::string& name) {
-  TypePtr common = wider_type(arguments, name);
+Resolution resolve_in(std::span<const TypePtr> encoded, const std::string& name) {
+  std::vector<TypePtr> arguments;
+  for (const TypePtr& type : encoded) {
+    arguments.push_back(value_type_of(type));
+  }
+  std::optional<TypePtr> nested_common = arguments[0];
+  for (const TypePtr& type : arguments) {
+    const bool nested =
+        (type->id() == TypeId::kStruct && (*nested_common)->id() == TypeId::kStruct) ||
+        (is_list_type(*type) && is_list_type(**nested_common));
+    nested_common = nested ? nested_element_type(*nested_common, type) : std::nullopt;
+    if (!nested_common) {
+      break;
+    }
+  }
+  TypePtr common = nested_common ? *nested_common : wider_type(arguments, name);
+  check_orderable(*common, name);
   if (!is_comparable(*common)) {
     throw_unexpected_type(name, 0, "comparable", common);
   }
-  return {boolean(), std::vector<TypePtr>(arguments.size(), common)};
+  Resolution resolution{boolean(), {}};
+  for (const TypePtr& type : encoded) {
+    resolution.arguments.push_back(compared_argument(type, common));
+  }
+  return resolution;
 }
 
 /// nullif and between compare pairs of their arguments, each pair in its own comparison type
@@ -288,7 +461,7 @@ void register_predicate_functions(FunctionRegistry& registry) {
         return kleene_or(arguments[0], arguments[1], context.allocator);
       });
   add(registry, {"not", "!"}, {1, 1}, NullHandling::kPropagates, "Logical NOT.",
-      {"(boolean) -> boolean"}, resolve_boolean_logic,
+      {"(boolean) -> boolean"}, resolve_not,
       [](std::span<const Datum> arguments, ExecContext& context) {
         return logical_not(arguments[0], context.allocator);
       });

@@ -22,13 +22,18 @@ enum class CompareOp : uint8_t { kEqual, kNotEqual, kLess, kLessEqual, kGreater,
 
 /// Whether `compare` and the functions built on it (in, between, nullif, <=>) accept values
 /// of `type`: booleans, integers, floats, decimals, strings and binary of every layout, dates,
-/// times, timestamps, durations, year-month intervals, and the null type.
+/// times, timestamps, durations, year-month intervals, the null type, and structs and lists
+/// (list, large_list, fixed_size_list) of comparable types. Maps are not (Spark cannot order
+/// them). Dictionary-encoded arguments are compared by their values (not checked here).
 bool is_comparable(const DataType& type);
 
 /// `left op right` row by row, as a boolean. A null on either side gives null. Floats follow
 /// Spark: NaN equals NaN and is greater than every other value, -0.0 equals 0.0. Strings and
 /// binary compare bytes (unsigned), shorter prefix first; booleans order false before true.
-/// Both sides must have the same type (`TypeError` otherwise).
+/// Structs compare field by field, lists element by element and then by length; inside them a
+/// null equals a null and is smaller than any value (array(1, null) = array(1, null) is true).
+/// Both sides must have the same type, struct field names aside (`TypeError` otherwise); a
+/// dictionary-encoded side counts as its values.
 Datum compare(CompareOp op, const Datum& left, const Datum& right,
               Allocator* allocator = default_allocator());
 
