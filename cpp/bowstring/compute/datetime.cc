@@ -567,6 +567,16 @@ class PatternCache {
                           "` to tolerate invalid input string and return NULL instead.");
 }
 
+// `text` parsed with `pattern` as an instant; nullopt if it does not parse, or under ANSI the
+// error that points to `try_function`.
+std::optional<int64_t> parse_with_pattern(std::string_view text, const DateTimePattern& pattern,
+                                          const TimeZone& zone, bool ansi,
+                                          const char* try_function) {
+  std::optional<int64_t> micros = pattern.parse(text, zone);
+  if (!micros && ansi) cannot_parse(text, pattern.pattern(), try_function);
+  return micros;
+}
+
 [[noreturn]] void cast_invalid(std::string_view text, const char* type) {
   throw DateTimeError("CAST_INVALID_INPUT",
                       "The value '" + std::string(text) +
@@ -589,9 +599,7 @@ bool parse_instant(const Datum& strings, const Datum* format, int64_t i, Pattern
     micros = parse_timestamp(text, zone, context.statement_time_us);
     if (!micros && context.ansi) cast_invalid(text, "TIMESTAMP");
   } else {
-    const DateTimePattern& pattern = patterns.at(i);
-    micros = pattern.parse(text, zone);
-    if (!micros && context.ansi) cannot_parse(text, pattern.pattern(), try_function);
+    micros = parse_with_pattern(text, patterns.at(i), zone, context.ansi, try_function);
   }
   if (!micros) return false;
   emit(*micros);
@@ -600,6 +608,19 @@ bool parse_instant(const Datum& strings, const Datum* format, int64_t i, Pattern
 
 TypePtr pattern_argument(const std::string& name, size_t index, std::span<const TypePtr> types) {
   return string_argument(name, index, types[index]);
+}
+
+// The arguments of a function of a string with an optional datetime pattern, or of one value
+// of another type that `value_argument` checks.
+std::vector<TypePtr> string_or_value_arguments(const std::string& name,
+                                               std::span<const TypePtr> types,
+                                               TypePtr (*value_argument)(const std::string&, size_t,
+                                                                         const TypePtr&)) {
+  if (types.size() == 2) {
+    return {string_argument(name, 0, types[0]), pattern_argument(name, 1, types)};
+  }
+  return {types[0]->is_string() ? string_argument(name, 0, types[0])
+                                : value_argument(name, 0, types[0])};
 }
 
 }  // namespace
@@ -731,14 +752,7 @@ void register_datetime_functions(FunctionRegistry& registry) {
       std::vector<std::string>{"(string[, string]) -> date", "(timestamp) -> date",
                                "(date) -> date"},
       [](const std::string& name, std::span<const TypePtr> types) {
-        std::vector<TypePtr> arguments;
-        if (types.size() == 2) {
-          arguments = {string_argument(name, 0, types[0]), pattern_argument(name, 1, types)};
-        } else {
-          arguments = {types[0]->is_string() ? string_argument(name, 0, types[0])
-                                             : date_argument(name, 0, types[0])};
-        }
-        return Resolution{date32(), arguments};
+        return Resolution{date32(), string_or_value_arguments(name, types, date_argument)};
       },
       [](std::span<const Datum> arguments, const TypePtr& output, ExecContext& context) {
         const Datum& value = arguments[0];
@@ -760,9 +774,8 @@ void register_datetime_functions(FunctionRegistry& registry) {
           }
           // Spark parses a timestamp (the zone or offset in the text wins over the session
           // zone) and takes its date in the session zone.
-          const DateTimePattern& pattern = patterns.at(i);
-          std::optional<int64_t> micros = pattern.parse(text, zone);
-          if (!micros && context.ansi) cannot_parse(text, pattern.pattern(), "try_to_date");
+          const std::optional<int64_t> micros =
+              parse_with_pattern(text, patterns.at(i), zone, context.ansi, "try_to_date");
           if (!micros) return false;
           *out = static_cast<int32_t>(
               floor_div(zone.local_from_utc(floor_div(*micros, kMicrosPerSecond)), kSecondsPerDay));
@@ -777,14 +790,8 @@ void register_datetime_functions(FunctionRegistry& registry) {
       std::vector<std::string>{"(string[, string]) -> timestamp", "(date) -> timestamp",
                                "(timestamp) -> timestamp"},
       [](const std::string& name, std::span<const TypePtr> types) {
-        std::vector<TypePtr> arguments;
-        if (types.size() == 2) {
-          arguments = {string_argument(name, 0, types[0]), pattern_argument(name, 1, types)};
-        } else {
-          arguments = {types[0]->is_string() ? string_argument(name, 0, types[0])
-                                             : timestamp_argument(name, 0, types[0])};
-        }
-        return Resolution{instant_type_like(types), arguments};
+        return Resolution{instant_type_like(types),
+                          string_or_value_arguments(name, types, timestamp_argument)};
       },
       [](std::span<const Datum> arguments, const TypePtr& output, ExecContext& context) {
         const Datum& value = arguments[0];
@@ -844,9 +851,8 @@ void register_datetime_functions(FunctionRegistry& registry) {
         PatternCache patterns(format);
         return map_valid_rows<int64_t>(arguments, output, context, [&](int64_t i, int64_t* out) {
           const std::string_view text = string_at(value, i);
-          const DateTimePattern& pattern = patterns.at(i);
-          std::optional<int64_t> micros = pattern.parse(text, zone);
-          if (!micros && context.ansi) cannot_parse(text, pattern.pattern(), "try_to_timestamp");
+          const std::optional<int64_t> micros =
+              parse_with_pattern(text, patterns.at(i), zone, context.ansi, "try_to_timestamp");
           if (!micros) return false;
           *out = *micros / kMicrosPerSecond;
           return true;
