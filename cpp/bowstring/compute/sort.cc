@@ -669,6 +669,9 @@ std::unique_ptr<SortColumn> make_column(const Array& array, SortKey order, Alloc
     number_keys(data, !order.ascending, keys);
     return std::make_unique<NumberColumn>(data_ptr, order, std::move(keys));
   }
+  if (is_nested_orderable(id)) {
+    return make_nested_column(array, order, allocator);
+  }
   switch (id) {
     case TypeId::kNull:
       return std::make_unique<NumberColumn>(
@@ -699,13 +702,6 @@ std::unique_ptr<SortColumn> make_column(const Array& array, SortKey order, Alloc
           allocator);
     case TypeId::kDictionary:
       return make_dictionary_column(array, order, allocator);
-    case TypeId::kStruct:
-    case TypeId::kList:
-    case TypeId::kLargeList:
-    case TypeId::kListView:
-    case TypeId::kLargeListView:
-    case TypeId::kFixedSizeList:
-      return make_nested_column(array, order, allocator);
     case TypeId::kExtension:
       return make_column(ExtensionArray(array).storage(), order, allocator);
     case TypeId::kRunEndEncoded: {
