@@ -690,24 +690,6 @@ void check_same_type(const Datum& left, const Datum& right, const char* function
   }
 }
 
-const char* op_name(CompareOp op) {
-  switch (op) {
-    case CompareOp::kEqual:
-      return "=";
-    case CompareOp::kNotEqual:
-      return "!=";
-    case CompareOp::kLess:
-      return "<";
-    case CompareOp::kLessEqual:
-      return "<=";
-    case CompareOp::kGreater:
-      return ">";
-    case CompareOp::kGreaterEqual:
-      return ">=";
-  }
-  return "?";
-}
-
 /// Sets bit i of `found` when row i of `value` (an array) equals one of the `list` scalars of
 /// its type. The non-null list values are sorted in Spark's order without duplicates; rows are
 /// looked up by a scan of a short list or by binary search.
@@ -838,6 +820,24 @@ Datum decoded(const Datum& datum, Allocator* allocator) {
 
 }  // namespace
 
+const char* compare_op_name(CompareOp op) {
+  switch (op) {
+    case CompareOp::kEqual:
+      return "=";
+    case CompareOp::kNotEqual:
+      return "!=";
+    case CompareOp::kLess:
+      return "<";
+    case CompareOp::kLessEqual:
+      return "<=";
+    case CompareOp::kGreater:
+      return ">";
+    case CompareOp::kGreaterEqual:
+      return ">=";
+  }
+  return "=";
+}
+
 bool is_comparable(const DataType& type) {
   switch (type.storage_id()) {
     case TypeId::kNull:
@@ -904,9 +904,9 @@ Datum compare(CompareOp op, const Datum& left, const Datum& right, Allocator* al
     return compare(op, decoded(left, allocator), decoded(right, allocator), allocator);
   }
   const Datum arguments[] = {left, right};
-  const int64_t length = detail::call_length(arguments, op_name(op));
+  const int64_t length = detail::call_length(arguments, compare_op_name(op));
   const bool scalar = detail::all_scalars(arguments);
-  check_same_type(left, right, op_name(op));
+  check_same_type(left, right, compare_op_name(op));
   if (left.scalar_is_null() || right.scalar_is_null() ||
       left.type()->storage_id() == TypeId::kNull) {
     return detail::as_result(detail::all_null_boolean_array(length, allocator), scalar);

@@ -99,9 +99,34 @@ Column<T> column_of(const Datum& datum) {
           datum.is_scalar() ? 0 : 1};
 }
 
+// Values of an argument read in place, or converted by the derived column's constructor into
+// storage of its own; either way read with the argument's stride (0 for a scalar).
+template <typename T>
+class ConvertedColumn {
+ public:
+  T operator[](int64_t i) const { return values_[i * stride_]; }
+
+ protected:
+  void read_in_place(const T* values, int64_t stride) {
+    values_ = values;
+    stride_ = stride;
+  }
+  // Storage for `count` converted values, which the column then reads.
+  T* convert(int64_t count) {
+    converted_.resize(static_cast<size_t>(count));
+    values_ = converted_.data();
+    return converted_.data();
+  }
+  int64_t stride_ = 1;
+
+ private:
+  const T* values_ = nullptr;
+  std::vector<T> converted_;
+};
+
 // Microseconds since the epoch of timestamps in any unit, of dates (midnight), as an instant
 // (`zone` given: local midnight of dates in that zone) or as wall-clock values.
-class MicrosColumn {
+class MicrosColumn : public ConvertedColumn<int64_t> {
  public:
   MicrosColumn(const Datum& datum, int64_t length, const TimeZone* date_zone) {
     const TypePtr& type = datum.type();
@@ -109,79 +134,61 @@ class MicrosColumn {
     stride_ = datum.is_scalar() ? 0 : 1;
     if (is_date(type)) {
       Column<int32_t> days = column_of<int32_t>(datum);
-      converted_.resize(static_cast<size_t>(count));
+      int64_t* micros = convert(count);
       for (int64_t i = 0; i < count; ++i) {
         const int64_t local_seconds = static_cast<int64_t>(days.values[i]) * kSecondsPerDay;
         const int64_t seconds =
             date_zone != nullptr ? date_zone->utc_from_local(local_seconds) : local_seconds;
-        converted_[static_cast<size_t>(i)] = seconds * kMicrosPerSecond;
+        micros[i] = seconds * kMicrosPerSecond;
       }
-      values_ = converted_.data();
       return;
     }
     Column<int64_t> raw = column_of<int64_t>(datum);
     const TimeUnit unit = static_cast<const TimestampType&>(*type).unit();
     if (unit == TimeUnit::kMicro) {
-      values_ = raw.values;
+      read_in_place(raw.values, stride_);
       return;
     }
-    converted_.resize(static_cast<size_t>(count));
+    int64_t* micros = convert(count);
     for (int64_t i = 0; i < count; ++i) {
       const int64_t v = raw.values[i];
-      int64_t micros;
       switch (unit) {
         case TimeUnit::kSecond:
-          micros = v * kMicrosPerSecond;
+          micros[i] = v * kMicrosPerSecond;
           break;
         case TimeUnit::kMilli:
-          micros = v * 1000;
+          micros[i] = v * 1000;
           break;
         default:
-          micros = floor_div(v, 1000);
+          micros[i] = floor_div(v, 1000);
           break;
       }
-      converted_[static_cast<size_t>(i)] = micros;
     }
-    values_ = converted_.data();
   }
-  int64_t operator[](int64_t i) const { return values_[i * stride_]; }
-
- private:
-  const int64_t* values_ = nullptr;
-  int64_t stride_ = 1;
-  std::vector<int64_t> converted_;
 };
 
 // Days of a DATE argument, or the local dates of a timestamp argument as Spark's implicit
 // CAST(... AS DATE) gives them (instants in the session zone, TIMESTAMP_NTZ on their own
 // wall clock).
-class DaysColumn {
+class DaysColumn : public ConvertedColumn<int32_t> {
  public:
   DaysColumn(const Datum& datum, int64_t length, const std::string& session_zone) {
     if (is_date(datum.type())) {
       const Column<int32_t> days = column_of<int32_t>(datum);
-      values_ = days.values;
-      stride_ = days.stride;
+      read_in_place(days.values, days.stride);
       return;
     }
     const int64_t count = datum.is_scalar() ? 1 : length;
     stride_ = datum.is_scalar() ? 0 : 1;
     const MicrosColumn micros(datum, count, nullptr);
     const TimeZone* zone = is_instant(*datum.type()) ? &TimeZone::get(session_zone) : nullptr;
-    converted_.resize(static_cast<size_t>(count));
+    int32_t* days = convert(count);
     for (int64_t i = 0; i < count; ++i) {
       const int64_t seconds = floor_div(micros[i], kMicrosPerSecond);
       const int64_t local = zone == nullptr ? seconds : zone->local_from_utc(seconds);
-      converted_[static_cast<size_t>(i)] = static_cast<int32_t>(floor_div(local, kSecondsPerDay));
+      days[i] = static_cast<int32_t>(floor_div(local, kSecondsPerDay));
     }
-    values_ = converted_.data();
   }
-  int32_t operator[](int64_t i) const { return values_[i * stride_]; }
-
- private:
-  const int32_t* values_ = nullptr;
-  int64_t stride_ = 1;
-  std::vector<int32_t> converted_;
 };
 
 // Shifts UTC microseconds to wall-clock microseconds in a zone.
@@ -560,6 +567,16 @@ class PatternCache {
                           "` to tolerate invalid input string and return NULL instead.");
 }
 
+// `text` parsed with `pattern` as an instant; nullopt if it does not parse, or under ANSI the
+// error that points to `try_function`.
+std::optional<int64_t> parse_with_pattern(std::string_view text, const DateTimePattern& pattern,
+                                          const TimeZone& zone, bool ansi,
+                                          const char* try_function) {
+  std::optional<int64_t> micros = pattern.parse(text, zone);
+  if (!micros && ansi) cannot_parse(text, pattern.pattern(), try_function);
+  return micros;
+}
+
 [[noreturn]] void cast_invalid(std::string_view text, const char* type) {
   throw DateTimeError("CAST_INVALID_INPUT",
                       "The value '" + std::string(text) +
@@ -582,9 +599,7 @@ bool parse_instant(const Datum& strings, const Datum* format, int64_t i, Pattern
     micros = parse_timestamp(text, zone, context.statement_time_us);
     if (!micros && context.ansi) cast_invalid(text, "TIMESTAMP");
   } else {
-    const DateTimePattern& pattern = patterns.at(i);
-    micros = pattern.parse(text, zone);
-    if (!micros && context.ansi) cannot_parse(text, pattern.pattern(), try_function);
+    micros = parse_with_pattern(text, patterns.at(i), zone, context.ansi, try_function);
   }
   if (!micros) return false;
   emit(*micros);
@@ -593,6 +608,19 @@ bool parse_instant(const Datum& strings, const Datum* format, int64_t i, Pattern
 
 TypePtr pattern_argument(const std::string& name, size_t index, std::span<const TypePtr> types) {
   return string_argument(name, index, types[index]);
+}
+
+// The arguments of a function of a string with an optional datetime pattern, or of one value
+// of another type that `value_argument` checks.
+std::vector<TypePtr> string_or_value_arguments(const std::string& name,
+                                               std::span<const TypePtr> types,
+                                               TypePtr (*value_argument)(const std::string&, size_t,
+                                                                         const TypePtr&)) {
+  if (types.size() == 2) {
+    return {string_argument(name, 0, types[0]), pattern_argument(name, 1, types)};
+  }
+  return {types[0]->is_string() ? string_argument(name, 0, types[0])
+                                : value_argument(name, 0, types[0])};
 }
 
 }  // namespace
@@ -724,14 +752,7 @@ void register_datetime_functions(FunctionRegistry& registry) {
       std::vector<std::string>{"(string[, string]) -> date", "(timestamp) -> date",
                                "(date) -> date"},
       [](const std::string& name, std::span<const TypePtr> types) {
-        std::vector<TypePtr> arguments;
-        if (types.size() == 2) {
-          arguments = {string_argument(name, 0, types[0]), pattern_argument(name, 1, types)};
-        } else {
-          arguments = {types[0]->is_string() ? string_argument(name, 0, types[0])
-                                             : date_argument(name, 0, types[0])};
-        }
-        return Resolution{date32(), arguments};
+        return Resolution{date32(), string_or_value_arguments(name, types, date_argument)};
       },
       [](std::span<const Datum> arguments, const TypePtr& output, ExecContext& context) {
         const Datum& value = arguments[0];
@@ -753,9 +774,8 @@ void register_datetime_functions(FunctionRegistry& registry) {
           }
           // Spark parses a timestamp (the zone or offset in the text wins over the session
           // zone) and takes its date in the session zone.
-          const DateTimePattern& pattern = patterns.at(i);
-          std::optional<int64_t> micros = pattern.parse(text, zone);
-          if (!micros && context.ansi) cannot_parse(text, pattern.pattern(), "try_to_date");
+          const std::optional<int64_t> micros =
+              parse_with_pattern(text, patterns.at(i), zone, context.ansi, "try_to_date");
           if (!micros) return false;
           *out = static_cast<int32_t>(
               floor_div(zone.local_from_utc(floor_div(*micros, kMicrosPerSecond)), kSecondsPerDay));
@@ -770,14 +790,8 @@ void register_datetime_functions(FunctionRegistry& registry) {
       std::vector<std::string>{"(string[, string]) -> timestamp", "(date) -> timestamp",
                                "(timestamp) -> timestamp"},
       [](const std::string& name, std::span<const TypePtr> types) {
-        std::vector<TypePtr> arguments;
-        if (types.size() == 2) {
-          arguments = {string_argument(name, 0, types[0]), pattern_argument(name, 1, types)};
-        } else {
-          arguments = {types[0]->is_string() ? string_argument(name, 0, types[0])
-                                             : timestamp_argument(name, 0, types[0])};
-        }
-        return Resolution{instant_type_like(types), arguments};
+        return Resolution{instant_type_like(types),
+                          string_or_value_arguments(name, types, timestamp_argument)};
       },
       [](std::span<const Datum> arguments, const TypePtr& output, ExecContext& context) {
         const Datum& value = arguments[0];
@@ -837,9 +851,8 @@ void register_datetime_functions(FunctionRegistry& registry) {
         PatternCache patterns(format);
         return map_valid_rows<int64_t>(arguments, output, context, [&](int64_t i, int64_t* out) {
           const std::string_view text = string_at(value, i);
-          const DateTimePattern& pattern = patterns.at(i);
-          std::optional<int64_t> micros = pattern.parse(text, zone);
-          if (!micros && context.ansi) cannot_parse(text, pattern.pattern(), "try_to_timestamp");
+          const std::optional<int64_t> micros =
+              parse_with_pattern(text, patterns.at(i), zone, context.ansi, "try_to_timestamp");
           if (!micros) return false;
           *out = *micros / kMicrosPerSecond;
           return true;

@@ -382,32 +382,13 @@ Resolution resolve_nanvl(std::span<const TypePtr> arguments, const std::string& 
   return {common, {common, common}};
 }
 
-/// The registered name of the comparison `op`.
-const char* comparison_name(CompareOp op) {
-  switch (op) {
-    case CompareOp::kEqual:
-      return "=";
-    case CompareOp::kNotEqual:
-      return "!=";
-    case CompareOp::kLess:
-      return "<";
-    case CompareOp::kLessEqual:
-      return "<=";
-    case CompareOp::kGreater:
-      return ">";
-    case CompareOp::kGreaterEqual:
-      return ">=";
-  }
-  return "=";
-}
-
 /// `left op right` by the registry's comparison, which casts both sides to their comparison
 /// type (the right side only where the left is not null, as Spark evaluates it).
 Datum compare_coerced(CompareOp op, const Datum& left, const Datum& right, const char* name,
                       ExecContext& context) {
   comparison_type_or_throw(left.type(), right.type(), name);
   const Datum sides[] = {left, right};
-  return call(comparison_name(op), sides, {}, &context);
+  return call(compare_op_name(op), sides, {}, &context);
 }
 
 void add(FunctionRegistry& registry, std::vector<std::string> names, Function::Arity arity,

@@ -20,6 +20,10 @@ namespace bowstring::compute {
 
 enum class CompareOp : uint8_t { kEqual, kNotEqual, kLess, kLessEqual, kGreater, kGreaterEqual };
 
+/// The SQL operator of `op` ("=", "!=", "<", "<=", ">", ">="), which is also the name its
+/// function is registered under.
+const char* compare_op_name(CompareOp op);
+
 /// Whether `compare` and the functions built on it (in, between, nullif, <=>) accept values
 /// of `type`: booleans, integers, floats, decimals, strings and binary of every layout, dates,
 /// times, timestamps, durations, year-month intervals, the null type, and structs and lists

@@ -264,6 +264,34 @@ struct Bytes32 {
   uint64_t words[4];
 };
 
+/// Calls `use.template operator()<T>()` with `T` a plain type of `width` bytes (1, 2, 4, 8, 16
+/// or 32), so that fixed-width values are copied as whole words; false for other widths.
+template <typename Use>
+bool with_word_of_width(int64_t width, Use&& use) {
+  switch (width) {
+    case 1:
+      use.template operator()<uint8_t>();
+      return true;
+    case 2:
+      use.template operator()<uint16_t>();
+      return true;
+    case 4:
+      use.template operator()<uint32_t>();
+      return true;
+    case 8:
+      use.template operator()<uint64_t>();
+      return true;
+    case 16:
+      use.template operator()<Bytes16>();
+      return true;
+    case 32:
+      use.template operator()<Bytes32>();
+      return true;
+    default:
+      return false;
+  }
+}
+
 /// Values of type `T` gathered into a buffer that `gather` writes completely.
 template <typename T, typename I>
 std::shared_ptr<Buffer> gather_values(const uint8_t* source, const Indices<I>& indices,
@@ -277,21 +305,10 @@ std::shared_ptr<Buffer> gather_values(const uint8_t* source, const Indices<I>& i
 template <typename I>
 std::shared_ptr<Buffer> gather_fixed_width(const uint8_t* source, int64_t width,
                                            const Indices<I>& indices, Allocator* allocator) {
-  switch (width) {
-    case 1:
-      return gather_values<uint8_t>(source, indices, allocator);
-    case 2:
-      return gather_values<uint16_t>(source, indices, allocator);
-    case 4:
-      return gather_values<uint32_t>(source, indices, allocator);
-    case 8:
-      return gather_values<uint64_t>(source, indices, allocator);
-    case 16:
-      return gather_values<Bytes16>(source, indices, allocator);
-    case 32:
-      return gather_values<Bytes32>(source, indices, allocator);
-    default:
-      break;
+  std::shared_ptr<Buffer> gathered;
+  if (with_word_of_width(
+          width, [&]<typename T>() { gathered = gather_values<T>(source, indices, allocator); })) {
+    return gathered;
   }
   // Rows of a null index stay zero.
   MutableBuffer buffer(indices.length * width, allocator);
@@ -836,27 +853,10 @@ ArrayDataPtr take_plain_values(const ArrayData& values, const ArrayData& indices
   const uint8_t* source = values.buffers[1]->data() + values.offset * width;
   const auto gather_with = [&]<typename I>(const I* rows) -> ArrayDataPtr {
     std::shared_ptr<Buffer> gathered;
-    switch (width) {
-      case 1:
-        gathered = gather_checked<uint8_t>(source, rows, indices.length, values.length, allocator);
-        break;
-      case 2:
-        gathered = gather_checked<uint16_t>(source, rows, indices.length, values.length, allocator);
-        break;
-      case 4:
-        gathered = gather_checked<uint32_t>(source, rows, indices.length, values.length, allocator);
-        break;
-      case 8:
-        gathered = gather_checked<uint64_t>(source, rows, indices.length, values.length, allocator);
-        break;
-      case 16:
-        gathered = gather_checked<Bytes16>(source, rows, indices.length, values.length, allocator);
-        break;
-      case 32:
-        gathered = gather_checked<Bytes32>(source, rows, indices.length, values.length, allocator);
-        break;
-      default:
-        return nullptr;
+    if (!with_word_of_width(width, [&]<typename T>() {
+          gathered = gather_checked<T>(source, rows, indices.length, values.length, allocator);
+        })) {
+      return nullptr;
     }
     int64_t null_count = 0;
     std::shared_ptr<Buffer> validity =

@@ -51,34 +51,14 @@ void fill_keys(const ArrayData& data, bool descending, ScratchVector<uint64_t>& 
   }
 }
 
-/// Whether `type`'s values map to one uint64 key.
-bool has_number_key(TypeId id) {
-  switch (id) {
-    case TypeId::kBoolean:
-    case TypeId::kInt8:
-    case TypeId::kInt16:
-    case TypeId::kInt32:
-    case TypeId::kInt64:
-    case TypeId::kUInt8:
-    case TypeId::kUInt16:
-    case TypeId::kUInt32:
-    case TypeId::kUInt64:
-    case TypeId::kFloat16:
-    case TypeId::kFloat32:
-    case TypeId::kFloat64:
-    case TypeId::kDecimal32:
-    case TypeId::kDecimal64:
-    case TypeId::kDate32:
-    case TypeId::kDate64:
-    case TypeId::kTime32:
-    case TypeId::kTime64:
-    case TypeId::kTimestamp:
-    case TypeId::kDuration:
-    case TypeId::kIntervalMonths:
-      return true;
-    default:
-      return false;
-  }
+/// Whether `type`'s values map to one uint64 key: booleans and every number or temporal value
+/// held as one number of at most 64 bits (day-time and month-day-nano intervals hold several).
+bool has_number_key(const DataType& type) {
+  const TypeId id = type.id();
+  return id == TypeId::kBoolean || type.is_integer() || type.is_floating() ||
+         id == TypeId::kDecimal32 || id == TypeId::kDecimal64 ||
+         (type.is_temporal() && id != TypeId::kIntervalDayTime &&
+          id != TypeId::kIntervalMonthDayNano);
 }
 
 void number_keys(const ArrayData& data, bool descending, ScratchVector<uint64_t>& keys) {
@@ -727,10 +707,13 @@ std::unique_ptr<SortColumn> make_column(const Array& array, SortKey order, Alloc
   const ArrayDataPtr& data_ptr = array.data();
   const ArrayData& data = *data_ptr;
   const TypeId id = array.type_id();
-  if (has_number_key(id)) {
+  if (has_number_key(*array.type())) {
     ScratchVector<uint64_t> keys{StlAllocator<uint64_t>(allocator)};
     number_keys(data, !order.ascending, keys);
     return std::make_unique<NumberColumn>(data_ptr, order, std::move(keys));
+  }
+  if (is_nested_orderable(id)) {
+    return make_nested_column(array, order, allocator);
   }
   switch (id) {
     case TypeId::kNull:
@@ -762,13 +745,6 @@ std::unique_ptr<SortColumn> make_column(const Array& array, SortKey order, Alloc
           allocator);
     case TypeId::kDictionary:
       return make_dictionary_column(array, order, allocator);
-    case TypeId::kStruct:
-    case TypeId::kList:
-    case TypeId::kLargeList:
-    case TypeId::kListView:
-    case TypeId::kLargeListView:
-    case TypeId::kFixedSizeList:
-      return make_nested_column(array, order, allocator);
     case TypeId::kExtension:
       return make_column(ExtensionArray(array).storage(), order, allocator);
     case TypeId::kRunEndEncoded: {

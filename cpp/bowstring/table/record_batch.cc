@@ -1,27 +1,13 @@
 #include "bowstring/table/record_batch.h"
 
+#include "bowstring/table/column_set.h"
 #include "bowstring/util/error.h"
 
 namespace bowstring {
 
 namespace {
 
-std::string describe_column(const Schema& schema, size_t i) {
-  return "column '" + schema.field(static_cast<int>(i))->name() + "' (index " + std::to_string(i) +
-         ")";
-}
-
-/// Rethrows a column's validation error with the column named.
-template <typename Check>
-void validate_columns(const Schema& schema, const std::vector<Array>& columns, const Check& check) {
-  for (size_t i = 0; i < columns.size(); ++i) {
-    try {
-      check(columns[i]);
-    } catch (const FormatError& error) {
-      throw FormatError(describe_column(schema, i) + ": " + error.what());
-    }
-  }
-}
+constexpr std::string_view kRecordBatchName = "record batch";
 
 }  // namespace
 
@@ -39,41 +25,11 @@ RecordBatch::RecordBatch(SchemaPtr schema, std::vector<Array> columns)
 }
 
 void RecordBatch::check_columns() {
-  if (schema_ == nullptr) {
-    throw InvalidArgument("a record batch needs a schema");
-  }
-  if (num_rows_ < 0) {
-    throw InvalidArgument("a record batch cannot have " + std::to_string(num_rows_) + " rows");
-  }
-  if (static_cast<int64_t>(columns_.size()) != schema_->num_fields()) {
-    throw InvalidArgument("the schema has " + std::to_string(schema_->num_fields()) + " fields (" +
-                          schema_->describe_names() + ") but " + std::to_string(columns_.size()) +
-                          " columns were given");
-  }
-  for (size_t i = 0; i < columns_.size(); ++i) {
-    const Array& column = columns_[i];
-    if (!column) {
-      throw InvalidArgument(describe_column(*schema_, i) + " has no data");
-    }
-    if (column.length() != num_rows_) {
-      throw InvalidArgument(describe_column(*schema_, i) + " has " +
-                            std::to_string(column.length()) + " rows, expected " +
-                            std::to_string(num_rows_));
-    }
-    const TypePtr& expected = schema_->field(static_cast<int>(i))->type();
-    if (!column.type()->equals(*expected)) {
-      throw TypeError(describe_column(*schema_, i) + " has type " + column.type()->to_string() +
-                      " but its field has type " + expected->to_string());
-    }
-  }
+  detail::check_columns(kRecordBatchName, schema_.get(), num_rows_, columns_);
 }
 
 const Array& RecordBatch::column(int i) const {
-  if (i < 0 || i >= num_columns()) {
-    throw IndexError("column index " + std::to_string(i) + " is outside a record batch of " +
-                     std::to_string(num_columns()) + " columns (" + schema_->describe_names() +
-                     ")");
-  }
+  detail::check_column_index(kRecordBatchName, i, *schema_);
   return columns_[static_cast<size_t>(i)];
 }
 
@@ -82,23 +38,12 @@ const Array& RecordBatch::column(std::string_view name) const {
 }
 
 RecordBatch RecordBatch::slice(int64_t offset, int64_t length) const {
-  if (offset < 0 || length < 0 || offset > num_rows_ || length > num_rows_ - offset) {
-    throw IndexError("slice [" + std::to_string(offset) + ", +" + std::to_string(length) +
-                     ") is outside a record batch of " + std::to_string(num_rows_) + " rows");
-  }
-  std::vector<Array> sliced;
-  sliced.reserve(columns_.size());
-  for (const Array& column : columns_) {
-    sliced.push_back(column.slice(offset, length));
-  }
-  return RecordBatch(schema_, length, std::move(sliced));
+  return RecordBatch(schema_, length,
+                     detail::slice_columns(kRecordBatchName, columns_, num_rows_, offset, length));
 }
 
 RecordBatch RecordBatch::slice(int64_t offset) const {
-  if (offset < 0 || offset > num_rows_) {
-    throw IndexError("slice offset " + std::to_string(offset) + " is outside a record batch of " +
-                     std::to_string(num_rows_) + " rows");
-  }
+  detail::check_slice_offset(kRecordBatchName, offset, num_rows_);
   return slice(offset, num_rows_ - offset);
 }
 
@@ -139,11 +84,13 @@ RecordBatch RecordBatch::remove_column(int i) const {
 }
 
 void RecordBatch::validate() const {
-  validate_columns(*schema_, columns_, [](const Array& column) { column.validate(); });
+  detail::validate_columns(*schema_, columns_, ": ",
+                           [](const Array& column) { column.validate(); });
 }
 
 void RecordBatch::validate_full() const {
-  validate_columns(*schema_, columns_, [](const Array& column) { column.validate_full(); });
+  detail::validate_columns(*schema_, columns_, ": ",
+                           [](const Array& column) { column.validate_full(); });
 }
 
 bool RecordBatch::equals(const RecordBatch& other, bool check_metadata) const {
@@ -165,25 +112,11 @@ bool RecordBatch::equals(const RecordBatch& other, const EqualOptions& options) 
 }
 
 std::string RecordBatch::to_string(const PrettyPrintOptions& options) const {
-  const std::string indent(static_cast<size_t>(std::max(options.indent, 0)), ' ');
-  PrettyPrintOptions column_options = options;
-  column_options.indent = 0;
-  std::string out;
-  for (const FieldPtr& field : schema_->fields()) {
-    out += indent;
-    out += field->to_string();
-    out += '\n';
-  }
-  out += indent;
-  out += "----";
-  for (size_t i = 0; i < columns_.size(); ++i) {
-    out += '\n';
-    out += indent;
-    out += schema_->fields()[i]->name();
-    out += ": ";
-    out += pretty_print(columns_[i], column_options);
-  }
-  return out;
+  return detail::columns_to_string(
+      *schema_, columns_, options,
+      [](const Array& column, const PrettyPrintOptions& column_options) {
+        return pretty_print(column, column_options);
+      });
 }
 
 }  // namespace bowstring

@@ -2,29 +2,14 @@
 
 #include <algorithm>
 
+#include "bowstring/table/column_set.h"
 #include "bowstring/util/error.h"
 
 namespace bowstring {
 
 namespace {
 
-std::string describe_column(const Schema& schema, size_t i) {
-  return "column '" + schema.field(static_cast<int>(i))->name() + "' (index " + std::to_string(i) +
-         ")";
-}
-
-/// Rethrows a column's validation error with the column named.
-template <typename Check>
-void validate_columns(const Schema& schema, const std::vector<ChunkedArray>& columns,
-                      const Check& check) {
-  for (size_t i = 0; i < columns.size(); ++i) {
-    try {
-      check(columns[i]);
-    } catch (const FormatError& error) {
-      throw FormatError(describe_column(schema, i) + ", " + error.what());
-    }
-  }
-}
+constexpr std::string_view kTableName = "table";
 
 /// Why `actual` does not match `expected` (field count or the first differing field).
 std::string describe_schema_difference(const Schema& actual, const Schema& expected) {
@@ -58,30 +43,7 @@ Table::Table(SchemaPtr schema, std::vector<ChunkedArray> columns)
 }
 
 void Table::check_columns() {
-  if (schema_ == nullptr) {
-    throw InvalidArgument("a table needs a schema");
-  }
-  if (num_rows_ < 0) {
-    throw InvalidArgument("a table cannot have " + std::to_string(num_rows_) + " rows");
-  }
-  if (static_cast<int64_t>(columns_.size()) != schema_->num_fields()) {
-    throw InvalidArgument("the schema has " + std::to_string(schema_->num_fields()) + " fields (" +
-                          schema_->describe_names() + ") but " + std::to_string(columns_.size()) +
-                          " columns were given");
-  }
-  for (size_t i = 0; i < columns_.size(); ++i) {
-    const ChunkedArray& column = columns_[i];
-    if (column.length() != num_rows_) {
-      throw InvalidArgument(describe_column(*schema_, i) + " has " +
-                            std::to_string(column.length()) + " rows, expected " +
-                            std::to_string(num_rows_));
-    }
-    const TypePtr& expected = schema_->field(static_cast<int>(i))->type();
-    if (!column.type()->equals(*expected)) {
-      throw TypeError(describe_column(*schema_, i) + " has type " + column.type()->to_string() +
-                      " but its field has type " + expected->to_string());
-    }
-  }
+  detail::check_columns(kTableName, schema_.get(), num_rows_, columns_);
 }
 
 Table Table::from_batches(SchemaPtr schema, const std::vector<RecordBatch>& batches) {
@@ -119,11 +81,7 @@ Table Table::from_batches(const std::vector<RecordBatch>& batches) {
 }
 
 const ChunkedArray& Table::column(int i) const {
-  if (i < 0 || i >= num_columns()) {
-    throw IndexError("column index " + std::to_string(i) + " is outside a table of " +
-                     std::to_string(num_columns()) + " columns (" + schema_->describe_names() +
-                     ")");
-  }
+  detail::check_column_index(kTableName, i, *schema_);
   return columns_[static_cast<size_t>(i)];
 }
 
@@ -132,23 +90,12 @@ const ChunkedArray& Table::column(std::string_view name) const {
 }
 
 Table Table::slice(int64_t offset, int64_t length) const {
-  if (offset < 0 || length < 0 || offset > num_rows_ || length > num_rows_ - offset) {
-    throw IndexError("slice [" + std::to_string(offset) + ", +" + std::to_string(length) +
-                     ") is outside a table of " + std::to_string(num_rows_) + " rows");
-  }
-  std::vector<ChunkedArray> sliced;
-  sliced.reserve(columns_.size());
-  for (const ChunkedArray& column : columns_) {
-    sliced.push_back(column.slice(offset, length));
-  }
-  return Table(schema_, length, std::move(sliced));
+  return Table(schema_, length,
+               detail::slice_columns(kTableName, columns_, num_rows_, offset, length));
 }
 
 Table Table::slice(int64_t offset) const {
-  if (offset < 0 || offset > num_rows_) {
-    throw IndexError("slice offset " + std::to_string(offset) + " is outside a table of " +
-                     std::to_string(num_rows_) + " rows");
-  }
+  detail::check_slice_offset(kTableName, offset, num_rows_);
   return slice(offset, num_rows_ - offset);
 }
 
@@ -171,11 +118,13 @@ std::vector<RecordBatch> Table::to_batches(int64_t max_rows) const {
 }
 
 void Table::validate() const {
-  validate_columns(*schema_, columns_, [](const ChunkedArray& column) { column.validate(); });
+  detail::validate_columns(*schema_, columns_, ", ",
+                           [](const ChunkedArray& column) { column.validate(); });
 }
 
 void Table::validate_full() const {
-  validate_columns(*schema_, columns_, [](const ChunkedArray& column) { column.validate_full(); });
+  detail::validate_columns(*schema_, columns_, ", ",
+                           [](const ChunkedArray& column) { column.validate_full(); });
 }
 
 bool Table::equals(const Table& other, bool check_metadata) const {
@@ -197,25 +146,11 @@ bool Table::equals(const Table& other, const EqualOptions& options) const {
 }
 
 std::string Table::to_string(const PrettyPrintOptions& options) const {
-  const std::string indent(static_cast<size_t>(std::max(options.indent, 0)), ' ');
-  PrettyPrintOptions column_options = options;
-  column_options.indent = 0;
-  std::string out;
-  for (const FieldPtr& field : schema_->fields()) {
-    out += indent;
-    out += field->to_string();
-    out += '\n';
-  }
-  out += indent;
-  out += "----";
-  for (size_t i = 0; i < columns_.size(); ++i) {
-    out += '\n';
-    out += indent;
-    out += schema_->fields()[i]->name();
-    out += ": ";
-    out += columns_[i].to_string(column_options);
-  }
-  return out;
+  return detail::columns_to_string(
+      *schema_, columns_, options,
+      [](const ChunkedArray& column, const PrettyPrintOptions& column_options) {
+        return column.to_string(column_options);
+      });
 }
 
 TableBatchReader::TableBatchReader(Table table, int64_t max_rows)
