@@ -593,6 +593,18 @@ class BinaryArithmetic final : public ScalarFunction {
     });
   }
 
+  bool null_on_error() const override { return try_; }
+
+  // Spark evaluates the divisor of / % pmod div first and the dividend only where the divisor
+  // is not null; + - * evaluate from left to right.
+  std::optional<RowWords> rows_reading(size_t index, std::span<const Datum> arguments,
+                                       int64_t length) const override {
+    if (op_ == Op::kAdd || op_ == Op::kSubtract || op_ == Op::kMultiply) {
+      return ScalarFunction::rows_reading(index, arguments, length);
+    }
+    return index == 0 ? rows_where_valid(arguments.subspan(1, 1), length) : std::nullopt;
+  }
+
  private:
   [[noreturn]] void throw_wrong_type(const DataType& type) const {
     throw AnalysisError("DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE",

@@ -7,6 +7,7 @@
 
 #include "bowstring/array/array.h"
 #include "bowstring/array/concatenate.h"
+#include "bowstring/compute/conditional.h"
 #include "bowstring/compute/kernel_util.h"
 #include "bowstring/compute/predicate_util.h"
 #include "bowstring/compute/predicates.h"
@@ -573,6 +574,176 @@ Datum nan_value(const Datum& left, const Datum& right, Allocator* allocator) {
   Selection selected(static_cast<size_t>(length), 0);
   for_each_true(nan, length, [&](int64_t i) { selected[static_cast<size_t>(i)] = 1; });
   return choose_result(left.type(), values, selected, length, scalar, allocator);
+}
+
+namespace {
+
+/// Words of `length` rows, all set or all clear (bits past `length` clear).
+RowWords filled_rows(int64_t length, bool set) {
+  RowWords rows(static_cast<size_t>((length + 63) / 64), set ? ~uint64_t{0} : 0);
+  if (set && length % 64 != 0) {
+    rows.back() &= (uint64_t{1} << (length % 64)) - 1;
+  }
+  return rows;
+}
+
+/// Calls `update(word, row, count)` for every word of `rows`, the word's first row and its
+/// number of rows.
+template <typename Update>
+void update_words(RowWords& rows, int64_t length, Update&& update) {
+  for (int64_t row = 0; row < length; row += 64) {
+    update(rows[static_cast<size_t>(row / 64)], row, std::min<int64_t>(64, length - row));
+  }
+}
+
+/// The rows where `condition` (boolean, or the null type) is true.
+RowWords true_rows(const Datum& condition, int64_t length) {
+  if (condition.type()->storage_id() == TypeId::kNull) {
+    return filled_rows(length, false);
+  }
+  const BitSource valid = detail::validity_source(condition);
+  const BitSource value = detail::boolean_values_source(condition);
+  RowWords rows = filled_rows(length, true);
+  update_words(rows, length, [&](uint64_t& word, int64_t row, int64_t count) {
+    word &= valid.word(row, count) & value.word(row, count);
+  });
+  return rows;
+}
+
+/// The rows where `value` is not null.
+RowWords valid_rows(const Datum& value, int64_t length) {
+  const Datum values[] = {value};
+  std::optional<RowWords> rows = rows_where_valid(values, length);
+  return rows ? std::move(*rows) : filled_rows(length, true);
+}
+
+/// `rows` with every bit flipped (bits past `length` stay clear).
+RowWords complement(RowWords rows, int64_t length) {
+  update_words(rows, length, [](uint64_t& word, int64_t, int64_t count) {
+    word = ~word & (count == 64 ? ~uint64_t{0} : (uint64_t{1} << count) - 1);
+  });
+  return rows;
+}
+
+/// `rows`, or nullopt when it holds every row.
+std::optional<RowWords> unless_every_row(RowWords rows, int64_t length) {
+  int64_t count = 0;
+  for (uint64_t word : rows) {
+    count += std::popcount(word);
+  }
+  if (count == length) {
+    return std::nullopt;
+  }
+  return rows;
+}
+
+/// Argument 1 where `taken` holds, argument 2 where it does not; argument 0 everywhere.
+std::optional<RowWords> branch_rows(size_t index, RowWords taken, int64_t length) {
+  return unless_every_row(index == 1 ? std::move(taken) : complement(std::move(taken), length),
+                          length);
+}
+
+}  // namespace
+
+std::optional<RowWords> if_rows_reading(size_t index, std::span<const Datum> arguments,
+                                        int64_t length) {
+  if (index == 0) {
+    return std::nullopt;
+  }
+  return branch_rows(index, true_rows(arguments[0], length), length);
+}
+
+std::optional<RowWords> nvl2_rows_reading(size_t index, std::span<const Datum> arguments,
+                                          int64_t length) {
+  if (index == 0) {
+    return std::nullopt;
+  }
+  return branch_rows(index, valid_rows(arguments[0], length), length);
+}
+
+std::optional<RowWords> coalesce_rows_reading(size_t index, std::span<const Datum> arguments,
+                                              int64_t length) {
+  if (index == 0) {
+    return std::nullopt;
+  }
+  RowWords rows = filled_rows(length, true);
+  for (size_t k = 0; k < index; ++k) {
+    const RowWords valid = valid_rows(arguments[k], length);
+    for (size_t w = 0; w < rows.size(); ++w) {
+      rows[w] &= ~valid[w];
+    }
+  }
+  return unless_every_row(std::move(rows), length);
+}
+
+std::optional<RowWords> case_when_rows_reading(size_t index, std::span<const Datum> arguments,
+                                               int64_t length) {
+  if (index == 0) {
+    return std::nullopt;
+  }
+  // Condition k is argument 2k; its value 2k + 1; the else value, last, sits where condition
+  // k would. An argument is read where no earlier condition is true, and a value also needs
+  // its own condition true.
+  const size_t condition = index / 2;
+  RowWords rows =
+      index % 2 == 1 ? true_rows(arguments[2 * condition], length) : filled_rows(length, true);
+  for (size_t k = 0; k < condition; ++k) {
+    const RowWords taken = true_rows(arguments[2 * k], length);
+    for (size_t w = 0; w < rows.size(); ++w) {
+      rows[w] &= ~taken[w];
+    }
+  }
+  return unless_every_row(std::move(rows), length);
+}
+
+std::optional<RowWords> nanvl_rows_reading(size_t index, std::span<const Datum> arguments,
+                                           int64_t length) {
+  if (index == 0) {
+    return std::nullopt;
+  }
+  const TypeId id = arguments[0].type()->id();
+  if (id != TypeId::kFloat32 && id != TypeId::kFloat64) {
+    return filled_rows(length, false);
+  }
+  return unless_every_row(true_rows(is_nan(arguments[0]), length), length);
+}
+
+std::optional<RowWords> in_rows_reading(size_t index, std::span<const Datum> arguments,
+                                        int64_t length) {
+  if (index == 0) {
+    return std::nullopt;
+  }
+  RowWords rows = valid_rows(arguments[0], length);
+  for (size_t k = 1; k < index; ++k) {
+    const RowWords found =
+        true_rows(compare(CompareOp::kEqual, arguments[0], arguments[k]), length);
+    for (size_t w = 0; w < rows.size(); ++w) {
+      rows[w] &= ~found[w];
+    }
+  }
+  return unless_every_row(std::move(rows), length);
+}
+
+ConditionalRowsReading conditional_rows_reading(std::string_view name) {
+  if (name == "if") {
+    return if_rows_reading;
+  }
+  if (name == "nvl2") {
+    return nvl2_rows_reading;
+  }
+  if (name == "coalesce" || name == "nvl") {
+    return coalesce_rows_reading;
+  }
+  if (name == "case_when") {
+    return case_when_rows_reading;
+  }
+  if (name == "nanvl") {
+    return nanvl_rows_reading;
+  }
+  if (name == "in") {
+    return in_rows_reading;
+  }
+  return nullptr;
 }
 
 Datum between(const Datum& value, const Datum& low, const Datum& high, Allocator* allocator) {

@@ -1,10 +1,13 @@
 #include "bowstring/compute/function.h"
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <mutex>
 
+#include "bowstring/compute/coercion.h"
 #include "bowstring/compute/errors.h"
+#include "bowstring/compute/predicate_util.h"
 #include "bowstring/compute/registry_areas.h"
 #include "bowstring/util/suggest.h"
 
@@ -57,6 +60,99 @@ void Function::check_arity(int64_t count) const {
   throw AnalysisError("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
                       "The `" + name_ + "` requires " + expected + " parameters but the actual " +
                           "number is " + std::to_string(count) + ".");
+}
+
+std::optional<RowWords> Function::rows_reading(size_t index, std::span<const Datum> arguments,
+                                               int64_t length) const {
+  if (kind_ != Kind::kScalar || null_handling_ != NullHandling::kPropagates) {
+    return std::nullopt;
+  }
+  return rows_where_valid(arguments.first(std::min(index, arguments.size())), length);
+}
+
+std::optional<RowWords> rows_where_valid(std::span<const Datum> arguments, int64_t length) {
+  std::optional<RowWords> rows;
+  for (const Datum& argument : arguments) {
+    const detail::BitSource valid = detail::validity_source(argument);
+    if (valid.bits == nullptr && valid.fill != 0) {
+      continue;
+    }
+    if (!rows) {
+      rows.emplace(static_cast<size_t>((length + 63) / 64), ~uint64_t{0});
+    }
+    for (int64_t row = 0; row < length; row += 64) {
+      (*rows)[static_cast<size_t>(row / 64)] &=
+          valid.word(row, std::min<int64_t>(64, length - row));
+    }
+  }
+  if (rows && length % 64 != 0) {
+    rows->back() &= (uint64_t{1} << (length % 64)) - 1;
+  }
+  return rows;
+}
+
+namespace {
+
+/// `value` with the rows outside `rows` null: a scalar read by no row becomes a null of type
+/// `to`; an array gets a new validity bitmap (its values shared) when that hides a valid row.
+Datum keep_rows(const Datum& value, const RowWords& rows, int64_t length, const TypePtr& to,
+                Allocator* allocator) {
+  if (value.is_scalar()) {
+    const bool any = std::any_of(rows.begin(), rows.end(), [](uint64_t word) { return word != 0; });
+    return any ? value : Datum::null_scalar(to, allocator);
+  }
+  const ArrayData& data = *value.data();
+  const TypeId id = data.type->storage_id();
+  // These layouts keep their nulls elsewhere than in a validity bitmap.
+  if (id == TypeId::kNull || id == TypeId::kDenseUnion || id == TypeId::kSparseUnion ||
+      id == TypeId::kRunEndEncoded) {
+    return value;
+  }
+  const detail::BitSource valid = detail::validity_source(value);
+  RowWords kept(rows.size());
+  bool hides_a_value = false;
+  int64_t valid_count = 0;
+  for (int64_t row = 0; row < length; row += 64) {
+    const auto w = static_cast<size_t>(row / 64);
+    const int64_t count = std::min<int64_t>(64, length - row);
+    const uint64_t tail = count == 64 ? ~uint64_t{0} : (uint64_t{1} << count) - 1;
+    const uint64_t valid_word = valid.word(row, count) & tail;
+    kept[w] = valid_word & rows[w];
+    hides_a_value = hides_a_value || kept[w] != valid_word;
+    valid_count += std::popcount(kept[w]);
+  }
+  if (!hides_a_value) {
+    return value;
+  }
+  MutableBuffer bitmap(bit_util::bytes_for_bits(data.offset + length), allocator);
+  bit_util::copy_bitmap(reinterpret_cast<const uint8_t*>(kept.data()), 0, length,
+                        bitmap.mutable_data(), data.offset);
+  std::vector<std::shared_ptr<Buffer>> buffers = data.buffers;
+  buffers[0] = bitmap.finish();
+  return Array(std::make_shared<ArrayData>(data.type, length, std::move(buffers),
+                                           length - valid_count, data.offset, data.children,
+                                           data.dictionary));
+}
+
+}  // namespace
+
+Datum cast_where_read(const Function& function, size_t index, std::span<const Datum> arguments,
+                      int64_t length, const ScalarFunction& cast, const TypePtr& to,
+                      ExecContext& context) {
+  // A widening cast (to the tightest common type of both: INT as BIGINT, FLOAT as DOUBLE)
+  // raises for no value, so the rows it reads do not matter and it takes the argument as is.
+  const std::optional<TypePtr> widened = tightest_common_type(arguments[index].type(), to);
+  const std::optional<RowWords> rows = widened && (*widened)->equals(*to)
+                                           ? std::nullopt
+                                           : function.rows_reading(index, arguments, length);
+  const Datum input =
+      rows ? keep_rows(arguments[index], *rows, length, to, context.allocator) : arguments[index];
+  if (input.is_scalar() && input.scalar_is_null() && input.type()->equals(*to)) {
+    return input;
+  }
+  const FunctionOptions options{{"to", to}};
+  const Datum cast_arguments[] = {input};
+  return cast.execute(cast_arguments, options, context);
 }
 
 ScalarFunction::ScalarFunction(std::string name, Arity arity, NullHandling null_handling,
@@ -153,16 +249,13 @@ const FunctionRegistry& default_registry() {
 
 namespace {
 
-Datum cast_argument(const Datum& argument, const TypePtr& to, ExecContext& context,
-                    const FunctionRegistry& registry) {
+const ScalarFunction& cast_function(const FunctionRegistry& registry, std::string_view name) {
   // A registry without a cast function reports it as any unknown routine.
-  const Function& cast = registry.get("cast");
+  const Function& cast = registry.get(name);
   if (cast.kind() != Function::Kind::kScalar) {
-    throw InvalidArgument("the registry's `cast` is not a scalar function");
+    throw InvalidArgument("the registry's `" + std::string(name) + "` is not a scalar function");
   }
-  const FunctionOptions options{{"to", to}};
-  const Datum arguments[] = {argument};
-  return static_cast<const ScalarFunction&>(cast).execute(arguments, options, context);
+  return static_cast<const ScalarFunction&>(cast);
 }
 
 // Rows go through in batches so that the group ids (all 0) stay small and in cache.
@@ -231,9 +324,14 @@ Datum call(std::string_view name, std::span<const Datum> arguments, const Functi
 
   const Resolution resolution = function.resolve(types, options);
   std::vector<Datum> cast_arguments(arguments.begin(), arguments.end());
+  const ScalarFunction* cast = nullptr;
   for (size_t i = 0; i < cast_arguments.size() && i < resolution.arguments.size(); ++i) {
     if (!types_equal(cast_arguments[i].type(), resolution.arguments[i])) {
-      cast_arguments[i] = cast_argument(cast_arguments[i], resolution.arguments[i], exec, registry);
+      if (cast == nullptr) {
+        cast = &cast_function(registry, function.null_on_error() ? "try_cast" : "cast");
+      }
+      cast_arguments[i] = cast_where_read(function, i, cast_arguments, rows < 0 ? 1 : rows, *cast,
+                                          resolution.arguments[i], exec);
     }
   }
   if (function.kind() == Function::Kind::kAggregate) {

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -28,6 +29,10 @@ enum class NullHandling : uint8_t {
   /// The function looks at nulls itself (coalesce, <=>, isnull, and, or, count...).
   kCustom,
 };
+
+/// A set of rows of a call: bit i of the 64-bit words (row 0 in the lowest bit of the first
+/// word) is set when row i belongs to it; bits past the call's length are zero.
+using RowWords = std::vector<uint64_t>;
 
 /// What `Function::resolve` decides for the argument types it is given.
 struct Resolution {
@@ -78,6 +83,23 @@ class Function {
 
   /// Throws `AnalysisError` (WRONG_NUM_ARGS) unless `count` is within the arity.
   void check_arity(int64_t count) const;
+
+  /// The rows of a call on which the function reads argument `index`. Spark evaluates an
+  /// argument row by row and only where the function needs it, so `call` applies an implicit
+  /// cast to these rows only: a malformed value on a row that never reads it raises nothing.
+  /// `arguments` are the call's, those before `index` already cast to the resolved types and
+  /// the others as given; `length` is the call's row count (1 when all are scalars). Returns
+  /// nullopt when any row may read the argument.
+  /// The default, for a scalar function whose nulls propagate: the rows where every earlier
+  /// argument is non-null (Spark evaluates them from left to right and stops at the first
+  /// null); every row for other functions.
+  virtual std::optional<RowWords> rows_reading(size_t index, std::span<const Datum> arguments,
+                                               int64_t length) const;
+
+  /// Whether a row whose evaluation raises gives NULL instead (Spark's try_ functions, which
+  /// catch their implicit casts' errors too): `call` then applies its implicit casts as
+  /// `try_cast`.
+  virtual bool null_on_error() const { return false; }
 
  private:
   std::string name_;
@@ -169,6 +191,20 @@ const FunctionRegistry& default_registry();
 Datum call(std::string_view name, std::span<const Datum> arguments,
            const FunctionOptions& options = {}, ExecContext* context = nullptr,
            const FunctionRegistry& registry = default_registry());
+
+/// The rows where every one of `arguments` is non-null (a scalar counts for every row), among
+/// `length`; nullopt when that is every row.
+std::optional<RowWords> rows_where_valid(std::span<const Datum> arguments, int64_t length);
+
+/// Argument `index` of a call of `function` (see `Function::rows_reading` for `arguments` and
+/// `length`) cast to `to` by `cast` (the registry's `cast` or `try_cast`) on the rows where the
+/// function reads it; the other rows of the result are null. A cast array is a view of the
+/// argument with those rows nulled (its values shared) when that hides a non-null row; a scalar
+/// no row reads becomes a null of type `to` without being cast. A widening cast, which cannot
+/// raise, takes the argument as it is.
+Datum cast_where_read(const Function& function, size_t index, std::span<const Datum> arguments,
+                      int64_t length, const ScalarFunction& cast, const TypePtr& to,
+                      ExecContext& context);
 
 /// Spark's SQL spelling of a type for messages: INT, BIGINT, STRING, DECIMAL(10,2),
 /// TIMESTAMP, TIMESTAMP_NTZ, ARRAY<INT>, STRUCT<a: INT>...; Arrow's for types Spark lacks.

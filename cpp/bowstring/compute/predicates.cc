@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bowstring/compute/coercion.h"
+#include "bowstring/compute/conditional.h"
 #include "bowstring/compute/errors.h"
 #include "bowstring/compute/function.h"
 #include "bowstring/compute/registry_areas.h"
@@ -43,6 +44,14 @@ class PredicateFunction final : public ScalarFunction {
   Datum execute(std::span<const Datum> arguments, const FunctionOptions& /*options*/,
                 ExecContext& context) const override {
     return executor_(arguments, context);
+  }
+
+  std::optional<RowWords> rows_reading(size_t index, std::span<const Datum> arguments,
+                                       int64_t length) const override {
+    if (const ConditionalRowsReading conditional = conditional_rows_reading(name())) {
+      return conditional(index, arguments, length);
+    }
+    return ScalarFunction::rows_reading(index, arguments, length);
   }
 
  private:
@@ -357,7 +366,9 @@ Resolution resolve_between(std::span<const TypePtr> arguments, const std::string
 Resolution resolve_nanvl(std::span<const TypePtr> arguments, const std::string& name) {
   for (size_t i = 0; i < 2; ++i) {
     const TypeId id = arguments[i]->id();
-    if (id != TypeId::kNull && !is_numeric(spark_type_of(*arguments[i]))) {
+    // Spark casts a string argument as DOUBLE: nanvl(1.0D, 'abc') is DOUBLE.
+    const SparkType type = spark_type_of(*arguments[i]);
+    if (id != TypeId::kNull && !is_numeric(type) && type != SparkType::kString) {
       throw_unexpected_type(name, i, "(\"DOUBLE\" or \"FLOAT\")", arguments[i]);
     }
   }
@@ -371,21 +382,32 @@ Resolution resolve_nanvl(std::span<const TypePtr> arguments, const std::string& 
   return {common, {common, common}};
 }
 
-/// `datum` cast to `type` (by the registry's `cast`, as `call` casts) unless it has it already.
-Datum cast_if_needed(const Datum& datum, const TypePtr& type, ExecContext& context) {
-  if (datum.type()->equals(*type)) {
-    return datum;
+/// The registered name of the comparison `op`.
+const char* comparison_name(CompareOp op) {
+  switch (op) {
+    case CompareOp::kEqual:
+      return "=";
+    case CompareOp::kNotEqual:
+      return "!=";
+    case CompareOp::kLess:
+      return "<";
+    case CompareOp::kLessEqual:
+      return "<=";
+    case CompareOp::kGreater:
+      return ">";
+    case CompareOp::kGreaterEqual:
+      return ">=";
   }
-  const Datum arguments[] = {datum};
-  return call("cast", arguments, {{"to", type}}, &context);
+  return "=";
 }
 
-/// `left op right` after casting both sides to their comparison type.
+/// `left op right` by the registry's comparison, which casts both sides to their comparison
+/// type (the right side only where the left is not null, as Spark evaluates it).
 Datum compare_coerced(CompareOp op, const Datum& left, const Datum& right, const char* name,
                       ExecContext& context) {
-  const TypePtr common = comparison_type_or_throw(left.type(), right.type(), name);
-  return compare(op, cast_if_needed(left, common, context), cast_if_needed(right, common, context),
-                 context.allocator);
+  comparison_type_or_throw(left.type(), right.type(), name);
+  const Datum sides[] = {left, right};
+  return call(comparison_name(op), sides, {}, &context);
 }
 
 void add(FunctionRegistry& registry, std::vector<std::string> names, Function::Arity arity,

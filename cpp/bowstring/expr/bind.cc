@@ -332,12 +332,13 @@ class Binder {
     return node;
   }
 
-  /// `operand` as `to`: itself when it has that type already, else an implicit cast.
-  BoundNodePtr coerce(BoundNodePtr operand, const TypePtr& to) {
+  /// `operand` as `to`: itself when it has that type already, else an implicit cast (a
+  /// TRY_CAST for the arguments of a try_ function, which gives NULL where they raise).
+  BoundNodePtr coerce(BoundNodePtr operand, const TypePtr& to, bool is_try = false) {
     if (operand->type->equals(*to)) {
       return operand;
     }
-    return fold(bind_cast(std::move(operand), to, false, true));
+    return fold(bind_cast(std::move(operand), to, is_try, true));
   }
 
   BoundNodePtr bind_call(const std::string& name, std::vector<BoundNodePtr> arguments,
@@ -369,7 +370,8 @@ class Binder {
     }
     bool any_nullable = false;
     for (size_t i = 0; i < arguments.size(); ++i) {
-      arguments[i] = coerce(std::move(arguments[i]), resolution.arguments[i]);
+      arguments[i] =
+          coerce(std::move(arguments[i]), resolution.arguments[i], function.null_on_error());
       any_nullable = any_nullable || arguments[i]->nullable;
     }
     auto node = std::make_shared<BoundNode>();

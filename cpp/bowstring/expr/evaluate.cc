@@ -9,6 +9,7 @@
 #include <bit>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -125,6 +126,7 @@ class Evaluator {
       case Kind::kColumn:
         return column(node, rows);
       case Kind::kCall:
+        return call(node, rows);
       case Kind::kCast: {
         std::vector<Datum> arguments;
         arguments.reserve(node.operands.size());
@@ -182,6 +184,84 @@ class Evaluator {
     out->buffers[0] = bitmap.finish();
     return Array(std::make_shared<ArrayData>(out->type, out->length, out->buffers, nulls,
                                              out->offset, out->children, out->dictionary));
+  }
+
+  /// A function call, its operands evaluated only where the function reads them
+  /// (`Function::rows_reading`), as Spark evaluates each row. The cast operands of any call
+  /// (implicit casts, casts in the query, chains of them) are applied last to the rows read:
+  /// their inputs and the other operands are computed first. A conditional function (nvl2,
+  /// nanvl, IN, case_when called by name) evaluates each later operand on the rows that read
+  /// it only, gathered and scattered back as CASE WHEN does.
+  Datum call(const BoundNode& node, const Rows& rows) {
+    const bool conditional = node.function->null_handling() == compute::NullHandling::kCustom;
+    std::vector<Datum> arguments(node.operands.size());
+    // For each operand, its casts from the outermost in; and whether it waits for its rows.
+    std::vector<std::vector<const BoundNode*>> casts(node.operands.size());
+    std::vector<bool> on_rows_read(node.operands.size(), false);
+    bool any_deferred = false;
+    bool any_array = false;
+    for (size_t i = 0; i < node.operands.size(); ++i) {
+      const BoundNode* operand = node.operands[i].get();
+      if (conditional && i > 0 && operand->kind != Kind::kColumn &&
+          operand->kind != Kind::kLiteral) {
+        on_rows_read[i] = true;
+        any_deferred = true;
+        continue;
+      }
+      while (operand->kind == Kind::kCast) {
+        casts[i].push_back(operand);
+        operand = operand->operands[0].get();
+      }
+      arguments[i] = evaluate(*operand, rows);
+      any_deferred = any_deferred || !casts[i].empty();
+      any_array = any_array || arguments[i].is_array();
+    }
+    if (any_deferred) {
+      for (size_t i = 0; i < arguments.size(); ++i) {
+        if (on_rows_read[i]) {
+          arguments[i] = evaluate_where_read(node, i, arguments, rows);
+        } else if (!casts[i].empty()) {
+          cast_where_read(node, i, casts[i], arguments, any_array ? rows.length : 1);
+        }
+      }
+    }
+    return node.function->execute(arguments, node.options, context_);
+  }
+
+  /// Operand `index` of a conditional call over the rows where the function reads it (given
+  /// the operands before it), null on the others.
+  Datum evaluate_where_read(const BoundNode& node, size_t index, std::span<const Datum> arguments,
+                            const Rows& rows) {
+    const BoundNode& operand = *node.operands[index];
+    std::optional<compute::RowWords> read =
+        node.function->rows_reading(index, arguments, rows.length);
+    if (!read) {
+      return evaluate(operand, rows);
+    }
+    RowMask mask{std::move(*read), rows.length};
+    if (mask.empty()) {
+      return Datum::null_scalar(operand.type, allocator_);
+    }
+    const Piece piece = evaluate_on(operand, rows, std::move(mask));
+    if (piece.in_place || piece.values.is_scalar()) {
+      return piece.values;
+    }
+    const RowPiece placed{piece.values, &piece.rows, &piece.rows};
+    return scatter(operand.type, rows.length, {&placed, 1}, allocator_);
+  }
+
+  /// Applies the chain of `casts` (outermost first) to operand `index`, the innermost only on
+  /// the rows where the function reads it: the other rows are null for the outer ones.
+  void cast_where_read(const BoundNode& node, size_t index,
+                       const std::vector<const BoundNode*>& casts, std::vector<Datum>& arguments,
+                       int64_t length) {
+    const BoundNode& innermost = *casts.back();
+    arguments[index] = compute::cast_where_read(*node.function, index, arguments, length,
+                                                *innermost.function, innermost.type, context_);
+    for (size_t k = casts.size() - 1; k-- > 0;) {
+      const Datum input[] = {arguments[index]};
+      arguments[index] = casts[k]->function->execute(input, casts[k]->options, context_);
+    }
   }
 
   /// AND / OR: the right side is evaluated only on the rows the left side does not decide
