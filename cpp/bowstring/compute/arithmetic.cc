@@ -490,12 +490,7 @@ class BinaryArithmetic final : public ScalarFunction {
       const bool convertible = ta == tb || ta == SparkType::kNull || tb == SparkType::kNull ||
                                ta == SparkType::kString || tb == SparkType::kString;
       if (!convertible) {
-        throw AnalysisError(
-            "DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES",
-            "Cannot resolve \"" + name() +
-                "\" due to data type mismatch: the left and right operands of the binary "
-                "operator have incompatible types (\"" +
-                spark_type_name(*a) + "\" and \"" + spark_type_name(*b) + "\").");
+        throw_different_types(*a, *b);
       }
       throw_wrong_type(*(accepted(ta) ? b : a));
     }
@@ -573,6 +568,37 @@ class BinaryArithmetic final : public ScalarFunction {
     return {common, {common, common}};
   }
 
+  // Without ANSI, Spark's coercion (PromoteStrings) reads a STRING operand as DOUBLE whatever
+  // the other side: '10' + 4 is 14.0, '10.5' / 4 is 2.625 and 'x' + 1 is NULL.
+  Resolution resolve_with(std::span<const TypePtr> arguments, const FunctionOptions& options,
+                          const ResolveContext& context) const override {
+    if (context.ansi) {
+      return resolve(arguments, options);
+    }
+    std::vector<TypePtr> promoted(arguments.begin(), arguments.end());
+    bool any_string = false;
+    for (TypePtr& type : promoted) {
+      if (spark_type_of(*type) == SparkType::kString) {
+        type = float64();
+        any_string = true;
+      }
+    }
+    if (any_string && op_ == Op::kIntegralDivide) {
+      // `div` casts an integral operand as BIGINT first, so '10' div 4 compares DOUBLE with
+      // BIGINT: BINARY_OP_DIFF_TYPES.
+      for (TypePtr& type : promoted) {
+        if (is_integral(spark_type_of(*type))) {
+          type = int64();
+        }
+      }
+      if (!promoted[0]->equals(*promoted[1]) && spark_type_of(*promoted[0]) != SparkType::kNull &&
+          spark_type_of(*promoted[1]) != SparkType::kNull) {
+        throw_different_types(*promoted[0], *promoted[1]);
+      }
+    }
+    return resolve(promoted, options);
+  }
+
   Datum execute(std::span<const Datum> arguments, const FunctionOptions& /*options*/,
                 ExecContext& context) const override {
     const Datum& a = arguments[0];
@@ -606,6 +632,14 @@ class BinaryArithmetic final : public ScalarFunction {
   }
 
  private:
+  [[noreturn]] void throw_different_types(const DataType& a, const DataType& b) const {
+    throw AnalysisError("DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES",
+                        "Cannot resolve \"" + name() +
+                            "\" due to data type mismatch: the left and right operands of the "
+                            "binary operator have incompatible types (\"" +
+                            spark_type_name(a) + "\" and \"" + spark_type_name(b) + "\").");
+  }
+
   [[noreturn]] void throw_wrong_type(const DataType& type) const {
     throw AnalysisError("DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE",
                         "Cannot resolve \"" + name() +

@@ -1894,11 +1894,20 @@ class CastFunction final : public ScalarFunction {
   Resolution resolve(std::span<const TypePtr> arguments,
                      const FunctionOptions& options) const override {
     TypePtr to = target(options);
-    // The session's ANSI flag is only known when the cast runs: a cast Spark allows with ANSI
-    // off passes here and raises then (CAST_WITH_CONF_SUGGESTION) when ANSI is on.
+    // Without the session's ANSI flag, a cast Spark allows with ANSI off passes here and raises
+    // when it runs (CAST_WITH_CONF_SUGGESTION) if ANSI is on.
     const bool legacy_only = !is_try_ && is_legacy_only_cast(*arguments[0], *to);
     check_castable(*arguments[0], *to,
                    is_try_ ? Mode::kTry : (legacy_only ? Mode::kLegacy : Mode::kAnsi));
+    return Resolution{std::move(to), {arguments[0]}};
+  }
+
+  // With the flag known, Spark's analysis refuses those casts before any row is read.
+  Resolution resolve_with(std::span<const TypePtr> arguments, const FunctionOptions& options,
+                          const ResolveContext& context) const override {
+    TypePtr to = target(options);
+    check_castable(*arguments[0], *to,
+                   is_try_ ? Mode::kTry : (context.ansi ? Mode::kAnsi : Mode::kLegacy));
     return Resolution{std::move(to), {arguments[0]}};
   }
 

@@ -62,6 +62,12 @@ void Function::check_arity(int64_t count) const {
                           "number is " + std::to_string(count) + ".");
 }
 
+Resolution Function::resolve_with(std::span<const TypePtr> arguments,
+                                  const FunctionOptions& options,
+                                  const ResolveContext& /*context*/) const {
+  return resolve(arguments, options);
+}
+
 std::optional<RowWords> Function::rows_reading(size_t index, std::span<const Datum> arguments,
                                                int64_t length) const {
   if (kind_ != Kind::kScalar || null_handling_ != NullHandling::kPropagates) {
@@ -305,6 +311,8 @@ Datum call(std::string_view name, std::span<const Datum> arguments, const Functi
   int64_t rows = -1;
   std::vector<TypePtr> types;
   types.reserve(arguments.size());
+  std::vector<const Datum*> constants;
+  constants.reserve(arguments.size());
   for (size_t i = 0; i < arguments.size(); ++i) {
     const Datum& argument = arguments[i];
     if (!argument) {
@@ -320,9 +328,11 @@ Datum call(std::string_view name, std::span<const Datum> arguments, const Functi
       rows = argument.length();
     }
     types.push_back(argument.type());
+    constants.push_back(argument.is_scalar() ? &argument : nullptr);
   }
 
-  const Resolution resolution = function.resolve(types, options);
+  const Resolution resolution =
+      function.resolve_with(types, options, ResolveContext{exec.ansi, constants});
   std::vector<Datum> cast_arguments(arguments.begin(), arguments.end());
   const ScalarFunction* cast = nullptr;
   for (size_t i = 0; i < cast_arguments.size() && i < resolution.arguments.size(); ++i) {

@@ -43,6 +43,25 @@ struct Resolution {
   std::vector<TypePtr> arguments;
 };
 
+/// What a call's resolution may look at beyond the argument types and options.
+struct ResolveContext {
+  /// Spark's `spark.sql.ansi.enabled`: it changes the implicit coercion (a STRING operand of
+  /// arithmetic is read as BIGINT with it, as DOUBLE without) and which casts exist.
+  bool ansi = true;
+  /// One entry per argument: its value when it is a constant (a literal, a scalar given to
+  /// `call`), nullptr when it varies by row. Empty when that is not known.
+  std::span<const Datum* const> constants;
+
+  /// The constant value of argument `index`, or nullptr (also when constants are not known).
+  const Datum* constant(size_t index) const {
+    return index < constants.size() ? constants[index] : nullptr;
+  }
+  /// Whether argument `index` is known to vary by row.
+  bool varies(size_t index) const {
+    return index < constants.size() && constants[index] == nullptr;
+  }
+};
+
 /// A function of the registry, under its Spark name. Scalar functions compute one value per
 /// row (`ScalarFunction`); aggregate functions fold rows into one value per group
 /// (`AggregateFunction`).
@@ -80,6 +99,14 @@ class Function {
   /// `AnalysisError` (DATATYPE_MISMATCH) naming the function, the argument and the types.
   virtual Resolution resolve(std::span<const TypePtr> arguments,
                              const FunctionOptions& options) const = 0;
+
+  /// As `resolve`, for a call whose ANSI flag and constant arguments are known (`call` and the
+  /// expression binder use this one): the result type may depend on a constant's value
+  /// (`round(d, 2)`), coercion on the flag. The default ignores `context` and calls `resolve`.
+  /// (A distinct name, not an overload, so that overriding one `resolve` hides nothing.)
+  virtual Resolution resolve_with(std::span<const TypePtr> arguments,
+                                  const FunctionOptions& options,
+                                  const ResolveContext& context) const;
 
   /// Throws `AnalysisError` (WRONG_NUM_ARGS) unless `count` is within the arity.
   void check_arity(int64_t count) const;

@@ -201,6 +201,162 @@ TEST(FunctionCallTest, TypeErrorsComeFromResolve) {
             "[DATATYPE_MISMATCH] add_int64 takes integers, not DOUBLE");
 }
 
+// Its result type tells what `resolve_with` saw: INT with ANSI on, BIGINT without; DOUBLE
+// when the argument is known to be a constant, FLOAT when it is known to vary by row.
+class ContextProbe final : public ScalarFunction {
+ public:
+  ContextProbe() : ScalarFunction("probe", {1, 1}, NullHandling::kPropagates, "Probes.") {}
+  std::vector<std::string> signatures() const override { return {"(any) -> any"}; }
+  Resolution resolve(std::span<const TypePtr> arguments, const FunctionOptions&) const override {
+    return {int8(), {arguments[0]}};
+  }
+  Resolution resolve_with(std::span<const TypePtr> arguments, const FunctionOptions&,
+                          const ResolveContext& context) const override {
+    if (context.constant(0) != nullptr) {
+      return remember({float64(), {arguments[0]}});
+    }
+    if (context.varies(0)) {
+      return remember({float32(), {arguments[0]}});
+    }
+    return remember({context.ansi ? int32() : int64(), {arguments[0]}});
+  }
+  Datum execute(std::span<const Datum>, const FunctionOptions&, ExecContext&) const override {
+    return Datum::null_scalar(resolved_);
+  }
+
+ private:
+  Resolution remember(Resolution resolution) const {
+    resolved_ = resolution.output;
+    return resolution;
+  }
+  mutable TypePtr resolved_ = null();
+};
+
+TEST(ResolveContextTest, DefaultCallsResolveAndCallPassesTheFlagAndConstants) {
+  const AddInt64 add;
+  const TypePtr types[] = {int32(), int64()};
+  EXPECT_TRUE(add.resolve_with(types, {}, ResolveContext{false, {}}).output->equals(*int64()));
+
+  const ContextProbe probe;
+  const TypePtr one[] = {int32()};
+  EXPECT_TRUE(probe.resolve_with(one, {}, ResolveContext{}).output->equals(*int32()));
+  EXPECT_TRUE(probe.resolve_with(one, {}, ResolveContext{false, {}}).output->equals(*int64()));
+  const Datum value = Datum::scalar(make_array<int32_t>({1}));
+  const Datum* constant[] = {&value};
+  const ResolveContext with_constant{true, constant};
+  EXPECT_EQ(with_constant.constant(0), &value);
+  EXPECT_TRUE(probe.resolve_with(one, {}, with_constant).output->equals(*float64()));
+  EXPECT_EQ(ResolveContext{}.constant(0), nullptr);
+  EXPECT_FALSE(ResolveContext{}.varies(0));
+  const Datum* varying[] = {nullptr};
+  const ResolveContext with_column{true, varying};
+  EXPECT_TRUE(with_column.varies(0));
+  EXPECT_TRUE(probe.resolve_with(one, {}, with_column).output->equals(*float32()));
+
+  // `call` passes the flag and its scalars as constants: the probe returns a null of the type
+  // it resolved.
+  FunctionRegistry registry;
+  registry.add(std::make_shared<ContextProbe>());
+  const Datum scalar[] = {value};
+  EXPECT_TRUE(call("probe", scalar, {}, nullptr, registry).type()->equals(*float64()));
+  const Datum column[] = {Datum(make_array<int32_t>({1}))};
+  EXPECT_TRUE(call("probe", column, {}, nullptr, registry).type()->equals(*float32()));
+}
+
+// Spark with spark.sql.ansi.enabled=false: '10' + 4 = 14.0 and '10.5' / 4 = 2.625 (DOUBLE),
+// '1' + '2' = 3.0, 'x' + 1 = NULL, '10' % 3 = 1.0, '10' * CAST(2 AS DECIMAL(5,2)) = 20.0
+// (DOUBLE), NULL + '1' is DOUBLE; '10' div 4 is BINARY_OP_DIFF_TYPES ("DOUBLE" and "BIGINT").
+// With ANSI on, '10' + 4 = 14 (BIGINT).
+TEST(ResolveContextTest, StringArithmeticWithoutAnsiIsDouble) {
+  ExecContext legacy;
+  legacy.ansi = false;
+  auto run = [](std::string_view name, std::vector<Datum> arguments, ExecContext* context) {
+    return call(name, arguments, {}, context);
+  };
+  const Array text = testing::make_string_array({"9", "10", "10.5", "x", std::nullopt}).slice(1);
+  const Datum four = Datum::scalar(make_array<int32_t>({4}));
+  EXPECT_TRUE(run("+", {text, four}, &legacy)
+                  .array()
+                  .equals(make_array<double>({14.0, 14.5, std::nullopt, std::nullopt})));
+  EXPECT_TRUE(run("/", {text.slice(1), four}, &legacy)
+                  .array()
+                  .equals(make_array<double>({2.625, std::nullopt, std::nullopt})));
+  EXPECT_TRUE(
+      run("try_add", {text.slice(0, 1), four}, &legacy).array().equals(make_array<double>({14.0})));
+  const Datum one = Datum::scalar(testing::make_string_array({"1"}));
+  const Datum two = Datum::scalar(testing::make_string_array({"2"}));
+  const Datum sum = run("+", {one, two}, &legacy);
+  EXPECT_TRUE(sum.is_scalar() && sum.array().equals(make_array<double>({3.0})));
+  EXPECT_TRUE(run("%", {text.slice(0, 1), Datum::scalar(make_array<int32_t>({3}))}, &legacy)
+                  .array()
+                  .equals(make_array<double>({1.0})));
+  const Datum price = Datum::scalar(testing::make_decimal_array(decimal128(5, 2), {"2.00"}));
+  EXPECT_TRUE(
+      run("*", {text.slice(0, 1), price}, &legacy).array().equals(make_array<double>({20.0})));
+  EXPECT_TRUE(run("+", {Datum::null_scalar(null()), one}, &legacy).type()->equals(*float64()));
+  EXPECT_EQ(error_message<AnalysisError>([&] {
+              run("div", {text, four}, &legacy);
+            }),
+            "[DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES] Cannot resolve \"div\" due to data type "
+            "mismatch: the left and right operands of the binary operator have incompatible types "
+            "(\"DOUBLE\" and \"BIGINT\").");
+  EXPECT_TRUE(
+      run("+", {text.slice(0, 1), four}, nullptr).array().equals(make_array<int64_t>({14})));
+}
+
+// Spark with ANSI off: NOT 'x' is DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE (The first parameter
+// requires the "BOOLEAN" type, however "x" has the type "STRING"), 'x' AND true and NULL AND 'x'
+// are BINARY_OP_DIFF_TYPES ("STRING" and "BOOLEAN"; "VOID" and "STRING"), 'true' AND 'true' is
+// BINARY_OP_WRONG_TYPE. With ANSI on the strings are cast: NOT 'true' = false.
+TEST(ResolveContextTest, LogicRefusesStringsWithoutAnsi) {
+  ExecContext legacy;
+  legacy.ansi = false;
+  const Datum text = Datum::scalar(testing::make_string_array({"true"}));
+  const Datum yes = Datum::scalar(make_array<bool>({true}));
+  auto condition = [&](std::string_view name, std::vector<Datum> arguments) {
+    try {
+      call(name, arguments, {}, &legacy);
+    } catch (const AnalysisError& error) {
+      return error.condition();
+    }
+    return std::string("none");
+  };
+  EXPECT_EQ(condition("not", {text}), "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE");
+  EXPECT_EQ(condition("and", {text, yes}), "DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES");
+  EXPECT_EQ(condition("or", {yes, text}), "DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES");
+  EXPECT_EQ(condition("and", {Datum::null_scalar(null()), text}),
+            "DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES");
+  EXPECT_EQ(condition("and", {text, text}), "DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE");
+  EXPECT_EQ(condition("and", {Datum::null_scalar(null()), yes}), "none");
+  const Datum negated = call("not", std::vector<Datum>{text});
+  EXPECT_TRUE(negated.array().equals(make_array<bool>({false})));
+}
+
+// Spark: CAST(1 AS BINARY), CAST(true AS TIMESTAMP), CAST(TIMESTAMP'2020-01-01' AS BOOLEAN) and
+// CAST(DATE'2020-01-01' AS BOOLEAN) are refused by analysis with ANSI on
+// (CAST_WITH_CONF_SUGGESTION), even with no rows; with ANSI off they run.
+TEST(ResolveContextTest, CastsOnlyAllowedWithoutAnsiAreRefusedBeforeExecution) {
+  const Function& cast = default_registry().get("cast");
+  const FunctionOptions to_binary{{"to", binary()}};
+  const TypePtr ints[] = {int32()};
+  EXPECT_EQ(
+      error_message<AnalysisError>([&] { cast.resolve_with(ints, to_binary, ResolveContext{}); }),
+      "[DATATYPE_MISMATCH.CAST_WITH_CONF_SUGGESTION] Cannot resolve \"CAST\" due to data "
+      "type mismatch: cannot cast \"INT\" to \"BINARY\" with ANSI mode on. If you have to "
+      "cast \"INT\" to \"BINARY\", you can set \"spark.sql.ansi.enabled\" as 'false'.");
+  EXPECT_NO_THROW(cast.resolve_with(ints, to_binary, ResolveContext{false, {}}));
+  const TypePtr dates[] = {date32()};
+  EXPECT_THROW(cast.resolve_with(dates, {{"to", boolean()}}, ResolveContext{}), AnalysisError);
+  const TypePtr booleans[] = {boolean()};
+  EXPECT_THROW(default_registry()
+                   .get("try_cast")
+                   .resolve_with(booleans, {{"to", timestamp(TimeUnit::kMicro, "UTC")}},
+                                 ResolveContext{false, {}}),
+               AnalysisError);
+  const Datum empty[] = {Datum(make_array<bool>({}))};
+  EXPECT_THROW(call("cast", empty, {{"to", timestamp(TimeUnit::kMicro, "UTC")}}), AnalysisError);
+}
+
 TEST(FunctionCallTest, AggregatesFoldEveryRowIntoAScalar) {
   const FunctionRegistry registry = test_registry();
   const Datum arguments[] = {Datum(make_array<int64_t>({5, 1, std::nullopt, 2}).slice(1))};

@@ -96,6 +96,7 @@ std::vector<Array> group_by(std::span<const Array> keys, std::span<const Aggrega
     }
     function.check_arity(static_cast<int64_t>(aggregate.arguments.size()));
     std::vector<TypePtr> types;
+    std::vector<const Datum*> constants;
     for (size_t i = 0; i < aggregate.arguments.size(); ++i) {
       const Datum& argument = aggregate.arguments[i];
       if (argument.is_array() && argument.length() != rows) {
@@ -104,8 +105,10 @@ std::vector<Array> group_by(std::span<const Array> keys, std::span<const Aggrega
                               " rows, the keys " + std::to_string(rows));
       }
       types.push_back(argument.type());
+      constants.push_back(argument.is_scalar() ? &argument : nullptr);
     }
-    const Resolution resolution = function.resolve(types, aggregate.options);
+    const Resolution resolution =
+        function.resolve_with(types, aggregate.options, ResolveContext{context.ansi, constants});
     std::vector<Datum> arguments = aggregate.arguments;
     for (size_t i = 0; i < arguments.size() && i < resolution.arguments.size(); ++i) {
       if (!types_equal(arguments[i].type(), resolution.arguments[i])) {

@@ -267,19 +267,24 @@ double round_double(double x, int32_t scale, Rounding mode) {
                           "type \"INT\", but the actual argument is a non-foldable.");
 }
 
-// The scale of a rounding call: option "scale", else the second argument's scalar value. A
-// column is refused as Spark refuses a scale that is not foldable: round and bround with
+// Spark refuses a scale that is not foldable: round and bround with
 // DATATYPE_MISMATCH.NON_FOLDABLE_INPUT, ceil and floor with NON_FOLDABLE_ARGUMENT.
+[[noreturn]] void raise_column_scale(const std::string& function) {
+  if (function == "ceil" || function == "floor") {
+    raise_non_foldable_scale(function);
+  }
+  throw AnalysisError("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
+                      "Cannot resolve \"" + function +
+                          "\" due to data type mismatch: the input `scale` should be a "
+                          "foldable \"INT\" expression; however, got a column.");
+}
+
+// The scale of a rounding call: option "scale", else the second argument's scalar value (a
+// column is refused).
 int32_t rounding_scale(std::span<const Datum> arguments, const FunctionOptions& options,
                        const std::string& function) {
   if (arguments.size() == 2 && !arguments[1].is_scalar()) {
-    if (function == "ceil" || function == "floor") {
-      raise_non_foldable_scale(function);
-    }
-    throw AnalysisError("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
-                        "Cannot resolve \"" + function +
-                            "\" due to data type mismatch: the input `scale` should be a "
-                            "foldable \"INT\" expression; however, got a column.");
+    raise_column_scale(function);
   }
   if (auto it = options.find("scale"); it != options.end()) {
     return static_cast<int32_t>(std::get<int64_t>(it->second));
@@ -287,11 +292,28 @@ int32_t rounding_scale(std::span<const Datum> arguments, const FunctionOptions& 
   return arguments.size() < 2 ? 0 : Int32Array(arguments[1].array()).value(0);
 }
 
-int32_t rounding_scale_for_types(const FunctionOptions& options) {
+// The scale a rounding call's result type is decided by: option "scale", else the constant
+// scale argument read as an INT (Spark casts it: round(d, 1.5) rounds to 1 digit), else 0 (also
+// for a NULL scale, which gives NULL). `scale` is nullptr when the value is not known.
+int32_t rounding_scale_for_types(const FunctionOptions& options, const Datum* scale) {
   if (auto it = options.find("scale"); it != options.end()) {
     return static_cast<int32_t>(std::get<int64_t>(it->second));
   }
-  return 0;
+  if (scale == nullptr || scale->scalar_is_null()) {
+    return 0;
+  }
+  const Datum as_int = scale->type()->id() == TypeId::kInt32
+                           ? *scale
+                           : call("cast", std::vector<Datum>{*scale}, {{"to", int32()}});
+  return as_int.scalar_is_null() ? 0 : Int32Array(as_int.array()).value(0);
+}
+
+// Refuses a scale known to vary by row, as Spark's analysis does.
+void check_foldable_scale(const ResolveContext& context, size_t arguments,
+                          const std::string& function) {
+  if (arguments == 2 && context.varies(1)) {
+    raise_column_scale(function);
+  }
 }
 
 // `RoundBase.dataType` for a decimal rounded to `scale`: one more integer digit (9.9 -> 10),
@@ -349,6 +371,13 @@ class RoundFunction final : public ScalarFunction {
 
   Resolution resolve(std::span<const TypePtr> arguments,
                      const FunctionOptions& options) const override {
+    return resolve_with(arguments, options, ResolveContext{});
+  }
+
+  // The scale's value decides a decimal result's type: round(DECIMAL(10,4), 2) is
+  // DECIMAL(9,2).
+  Resolution resolve_with(std::span<const TypePtr> arguments, const FunctionOptions& options,
+                          const ResolveContext& context) const override {
     const SparkType type = spark_type_of(*arguments[0]);
     std::vector<TypePtr> casts{arguments[0]};
     TypePtr output;
@@ -357,7 +386,7 @@ class RoundFunction final : public ScalarFunction {
     } else if (type == SparkType::kDecimal) {
       casts[0] = spark_storage_type(arguments[0]);
       output = rounded_decimal_type(type_cast<DecimalType>(*casts[0]),
-                                    rounding_scale_for_types(options));
+                                    rounding_scale_for_types(options, context.constant(1)));
     } else if (is_numeric(type)) {
       output = spark_storage_type(arguments[0]);
     } else {
@@ -374,6 +403,7 @@ class RoundFunction final : public ScalarFunction {
                                 "the \"INT\" type, however the scale has the type \"" +
                                 spark_type_name(*arguments[1]) + "\".");
       }
+      check_foldable_scale(context, arguments.size(), name());
       casts.push_back(int32());
     }
     return {output, casts};
@@ -461,6 +491,11 @@ class FloorCeilFunction final : public ScalarFunction {
 
   Resolution resolve(std::span<const TypePtr> arguments,
                      const FunctionOptions& options) const override {
+    return resolve_with(arguments, options, ResolveContext{});
+  }
+
+  Resolution resolve_with(std::span<const TypePtr> arguments, const FunctionOptions& options,
+                          const ResolveContext& context) const override {
     const SparkType type = spark_type_of(*arguments[0]);
     if (arguments.size() == 2) {
       // With a scale, Spark computes on DecimalType.forType of the argument, typed as round's.
@@ -468,13 +503,14 @@ class FloorCeilFunction final : public ScalarFunction {
       if (spark_type_of(*arguments[1]) != SparkType::kInt) {
         raise_non_foldable_scale(name());
       }
+      check_foldable_scale(context, arguments.size(), name());
       // The value becomes a decimal in `execute`, after the scale is known to be a constant:
       // Spark refuses a column scale before looking at any value.
       const bool numeric = is_numeric(type);
       const TypePtr decimal = numeric ? *decimal_for(arguments[0]) : decimal128(30, 15);
-      return {
-          rounded_decimal_type(type_cast<DecimalType>(*decimal), rounding_scale_for_types(options)),
-          {numeric ? spark_storage_type(arguments[0]) : decimal, int32()}};
+      return {rounded_decimal_type(type_cast<DecimalType>(*decimal),
+                                   rounding_scale_for_types(options, context.constant(1))),
+              {numeric ? spark_storage_type(arguments[0]) : decimal, int32()}};
     }
     if (type == SparkType::kDecimal) {
       const TypePtr storage = spark_storage_type(arguments[0]);

@@ -186,6 +186,50 @@ TEST(Math, ResolvesTypes) {
   EXPECT_THROW(registry.get("sqrt").resolve(std::vector{boolean()}, {}), AnalysisError);
 }
 
+TEST(Math, ConstantScaleDecidesTheDecimalType) {
+  const FunctionRegistry& registry = default_registry();
+  auto output = [&](std::string_view name, TypePtr value, const Datum& scale) {
+    const TypePtr types[] = {std::move(value), scale.type()};
+    const Datum* constants[] = {nullptr, &scale};
+    return spark_type_name(
+        *registry.get(name).resolve_with(types, {}, ResolveContext{true, constants}).output);
+  };
+  // Spark: typeof(round(CAST(1 AS DECIMAL(10,4)), s)) for s = 2, 2L, '2': decimal(9,2); -2 and
+  // NULL: decimal(7,0); 6: decimal(11,4); 1.5: decimal(8,1). bround(DECIMAL(38,10), 3):
+  // decimal(32,3); floor and ceil (DECIMAL(10,4), 2): decimal(9,2); floor(5, -1):
+  // decimal(11,0); ceil(1.5D, 1): decimal(17,1).
+  const TypePtr d = decimal128(10, 4);
+  EXPECT_EQ(output("round", d, int_scalar(2)), "DECIMAL(9,2)");
+  EXPECT_EQ(output("round", d, scalar(make_array<int64_t>({2}))), "DECIMAL(9,2)");
+  EXPECT_EQ(output("round", d, scalar(make_string_array({"2"}))), "DECIMAL(9,2)");
+  EXPECT_EQ(output("round", d, int_scalar(-2)), "DECIMAL(7,0)");
+  EXPECT_EQ(output("round", d, Datum::null_scalar(int32())), "DECIMAL(7,0)");
+  EXPECT_EQ(output("round", d, int_scalar(6)), "DECIMAL(11,4)");
+  EXPECT_EQ(output("round", d, scalar(make_decimal_array(decimal128(2, 1), {"1.5"}))),
+            "DECIMAL(8,1)");
+  EXPECT_EQ(output("bround", decimal128(38, 10), int_scalar(3)), "DECIMAL(32,3)");
+  EXPECT_EQ(output("floor", d, int_scalar(2)), "DECIMAL(9,2)");
+  EXPECT_EQ(output("ceil", d, int_scalar(2)), "DECIMAL(9,2)");
+  EXPECT_EQ(output("floor", int32(), int_scalar(-1)), "DECIMAL(11,0)");
+  EXPECT_EQ(output("ceil", float64(), int_scalar(1)), "DECIMAL(17,1)");
+  // A scale known to vary by row is refused at resolution, before any value is read.
+  const TypePtr types[] = {d, int32()};
+  const Datum* constants[] = {nullptr, nullptr};
+  EXPECT_THROW(registry.get("round").resolve_with(types, {}, ResolveContext{true, constants}),
+               AnalysisError);
+  EXPECT_THROW(registry.get("ceil").resolve_with(types, {}, ResolveContext{true, constants}),
+               AnalysisError);
+  // `call` passes its scalars: the declared type is the computed one. Spark:
+  // round(CAST(1.23456 AS DECIMAL(10,4)), 2) = 1.23, round(..., 1.5) = 1.2.
+  const Array values = make_decimal_array(d, {"1.2346", "-9.9950", std::nullopt});
+  expect_array(run("round", {values.slice(1, 2), int_scalar(2)}),
+               make_decimal_array(decimal128(9, 2), {"-10.00", std::nullopt}));
+  expect_array(run("round", {values, scalar(make_decimal_array(decimal128(2, 1), {"1.5"}))}),
+               make_decimal_array(decimal128(8, 1), {"1.2", "-10.0", std::nullopt}));
+  expect_array(run("floor", {values, int_scalar(2)}),
+               make_decimal_array(decimal128(9, 2), {"1.23", "-10.00", std::nullopt}));
+}
+
 // Spark: round(2.5D) = 3.0, round(-2.5D) = -3.0, round(1.005D, 2) = 1.01 and
 // round(2.675D, 2) = 2.68 (decimal rounding of the shortest representation),
 // round(1.2345678D, 3) = 1.235, round(1e300D, -2) = 1e300, round(1.0E-300D, 2) = 0.0,

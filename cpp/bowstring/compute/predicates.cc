@@ -23,6 +23,8 @@ namespace {
 using Resolver = std::function<Resolution(std::span<const TypePtr>, const std::string& name)>;
 using Executor = std::function<Datum(std::span<const Datum>, ExecContext&)>;
 
+Resolution resolve_logic_without_ansi(std::span<const TypePtr> arguments, const std::string& name);
+
 /// A function of this area: its type rules and its kernel as callables.
 class PredicateFunction final : public ScalarFunction {
  public:
@@ -39,6 +41,13 @@ class PredicateFunction final : public ScalarFunction {
   Resolution resolve(std::span<const TypePtr> arguments,
                      const FunctionOptions& /*options*/) const override {
     return resolver_(arguments, name());
+  }
+
+  Resolution resolve_with(std::span<const TypePtr> arguments, const FunctionOptions& options,
+                          const ResolveContext& context) const override {
+    const bool logic = name() == "not" || name() == "and" || name() == "or";
+    return logic && !context.ansi ? resolve_logic_without_ansi(arguments, name())
+                                  : resolve(arguments, options);
   }
 
   Datum execute(std::span<const Datum> arguments, const FunctionOptions& /*options*/,
@@ -233,24 +242,24 @@ Resolution resolve_not(std::span<const TypePtr> arguments, const std::string& na
   return {boolean(), {type}};
 }
 
-/// AND and OR: a string beside a boolean is cast to BOOLEAN; otherwise both sides (a NULL
-/// taking the other's type) must have one type, and that type must be BOOLEAN.
-Resolution resolve_boolean_logic(std::span<const TypePtr> arguments, const std::string& name) {
+[[noreturn]] void throw_operand_types_differ(std::span<const TypePtr> arguments,
+                                             const std::string& name) {
+  throw AnalysisError("DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES",
+                      "Cannot resolve \"" + name +
+                          "\" due to data type mismatch: the left and right operands of the "
+                          "binary operator have incompatible types " +
+                          quoted_types(arguments) + ".");
+}
+
+/// AND and OR without string casts: both sides (a NULL taking the other's type) must have one
+/// type, and that type must be BOOLEAN.
+Resolution resolve_boolean_operands(std::span<const TypePtr> arguments, const std::string& name) {
   const TypePtr& left = value_type_of(arguments[0]);
   const TypePtr& right = value_type_of(arguments[1]);
-  const bool left_boolean = left->id() == TypeId::kBoolean;
-  const bool right_boolean = right->id() == TypeId::kBoolean;
-  if ((left_boolean && is_string_type(right)) || (right_boolean && is_string_type(left))) {
-    return {boolean(), {boolean(), boolean()}};
-  }
   const bool left_null = left->id() == TypeId::kNull;
   const bool right_null = right->id() == TypeId::kNull;
   if (!left_null && !right_null && spark_type_of(*left) != spark_type_of(*right)) {
-    throw AnalysisError("DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES",
-                        "Cannot resolve \"" + name +
-                            "\" due to data type mismatch: the left and right operands of the "
-                            "binary operator have incompatible types " +
-                            quoted_types(arguments) + ".");
+    throw_operand_types_differ(arguments, name);
   }
   const TypePtr& operand = left_null ? right : left;
   if (operand->id() != TypeId::kBoolean && operand->id() != TypeId::kNull) {
@@ -261,6 +270,31 @@ Resolution resolve_boolean_logic(std::span<const TypePtr> arguments, const std::
                             spark_type_name(*operand) + "\".");
   }
   return {boolean(), {left, right}};
+}
+
+/// AND and OR: a string beside a boolean is cast to BOOLEAN (ANSI coercion).
+Resolution resolve_boolean_logic(std::span<const TypePtr> arguments, const std::string& name) {
+  const TypePtr& left = value_type_of(arguments[0]);
+  const TypePtr& right = value_type_of(arguments[1]);
+  if ((left->id() == TypeId::kBoolean && is_string_type(right)) ||
+      (right->id() == TypeId::kBoolean && is_string_type(left))) {
+    return {boolean(), {boolean(), boolean()}};
+  }
+  return resolve_boolean_operands(arguments, name);
+}
+
+/// NOT, AND and OR without ANSI, where Spark has no implicit cast from STRING to BOOLEAN: a
+/// STRING operand is refused as any other non-BOOLEAN one.
+Resolution resolve_logic_without_ansi(std::span<const TypePtr> arguments, const std::string& name) {
+  if (arguments.size() == 2) {
+    // Beside a STRING a NULL stays VOID: NULL AND 'x' is BINARY_OP_DIFF_TYPES.
+    if (is_string_type(arguments[0]) != is_string_type(arguments[1])) {
+      throw_operand_types_differ(arguments, name);
+    }
+    return resolve_boolean_operands(arguments, name);
+  }
+  check_boolean_argument(name, 0, value_type_of(arguments[0]));
+  return {boolean(), {arguments[0]}};
 }
 
 Resolution resolve_null_test(std::span<const TypePtr> arguments, const std::string&) {

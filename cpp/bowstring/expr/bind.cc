@@ -314,7 +314,7 @@ class Binder {
     compute::FunctionOptions options{{"to", to}};
     const TypePtr types[] = {operand->type};
     try {
-      function.resolve(types, options);
+      function.resolve_with(types, options, compute::ResolveContext{context_.ansi, {}});
     } catch (const AnalysisError& error) {
       throw with_expression(error, sql);
     }
@@ -362,9 +362,15 @@ class Binder {
     }
     function.check_arity(static_cast<int64_t>(arguments.size()));
     const std::vector<TypePtr> types = types_of(arguments);
+    std::vector<const Datum*> constants;
+    constants.reserve(arguments.size());
+    for (const BoundNodePtr& argument : arguments) {
+      constants.push_back(argument->kind == Kind::kLiteral ? &argument->value : nullptr);
+    }
     compute::Resolution resolution;
     try {
-      resolution = function.resolve(types, options);
+      resolution =
+          function.resolve_with(types, options, compute::ResolveContext{context_.ansi, constants});
     } catch (const AnalysisError& error) {
       throw with_expression(error, sql);
     }
@@ -438,9 +444,17 @@ class Binder {
                                 ? "(NOT " + operands[0]->sql + ")"
                                 : "(" + operands[0]->sql + (kind == Kind::kAnd ? " AND " : " OR ") +
                                       operands[1]->sql + ")";
+    // Without ANSI, Spark has no implicit cast from STRING to BOOLEAN, and beside a STRING a
+    // NULL stays VOID: 'x' AND true and NULL AND 'x' are BINARY_OP_DIFF_TYPES.
+    const bool cast_operands =
+        context_.ansi || std::none_of(operands.begin(), operands.end(), [](const auto& operand) {
+          return operand->type->is_string();
+        });
     bool nullable = false;
     for (BoundNodePtr& operand : operands) {
-      operand = boolean_operand(std::move(operand));
+      if (cast_operands) {
+        operand = boolean_operand(std::move(operand));
+      }
       nullable = nullable || operand->nullable;
     }
     if (kind == Kind::kNot && operands[0]->type->id() != TypeId::kBoolean) {

@@ -31,6 +31,9 @@ class DefaultRegistryTest : public ::testing::Test {
     return bind_expression(expression, *batch_.schema(), compute::default_registry(), &context_);
   }
   Datum run(const ExprPtr& expression) { return bind_one(expression).evaluate(batch_, context_); }
+  std::string bind_error(const ExprPtr& expression) {
+    return error_message<compute::AnalysisError>([&] { bind_one(expression); });
+  }
 
   compute::ExecContext context_;
   RecordBatch batch_{schema({}), 0, {}};
@@ -135,6 +138,80 @@ TEST_F(DefaultRegistryTest, Casts) {
       mismatch.starts_with("[DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION] Cannot resolve "
                            "\"CAST(a AS DATE)\" due to data type mismatch: "))
       << mismatch;
+}
+
+// Spark: typeof(round(CAST(1 AS DECIMAL(10,4)), 2)) is decimal(9,2), and so for bround, floor
+// and ceil with scale 2; round(CAST(1.23456 AS DECIMAL(10,4)), 2) = 1.23. A column scale is
+// DATATYPE_MISMATCH.NON_FOLDABLE_INPUT (round) or NON_FOLDABLE_ARGUMENT (ceil).
+TEST_F(DefaultRegistryTest, RoundingTypeFollowsTheConstantScale) {
+  const RecordBatch prices(
+      schema({field("d", decimal128(10, 4)), field("s", int32())}),
+      {testing::make_decimal_array(decimal128(10, 4), {"0.0000", "1.2346", std::nullopt, "-9.9950"})
+           .slice(1),
+       make_array<int32_t>({2, 2, 2, 2}).slice(1)});
+  for (const char* name : {"round", "bround", "floor", "ceil"}) {
+    const BoundExpression rounded = bind_expression(
+        call(name, {col("d"), lit(2)}), *prices.schema(), compute::default_registry(), &context_);
+    EXPECT_TRUE(rounded.type()->equals(*decimal128(9, 2))) << name << " " << rounded.type();
+    EXPECT_TRUE(rounded.evaluate(prices, context_).type()->equals(*rounded.type())) << name;
+  }
+  const BoundExpression rounded = bind_expression(call("round", {col("d"), lit(2)}),
+                                                  *prices.schema(), compute::default_registry());
+  expect_array(rounded.evaluate(prices, context_),
+               testing::make_decimal_array(decimal128(9, 2), {"1.23", std::nullopt, "-10.00"}));
+  // A folded constant keeps the declared type too.
+  const BoundExpression folded = bind_expression(
+      call("round", {lit(Datum::scalar(testing::make_decimal_array(decimal128(10, 4), {"1.2346"}))),
+                     lit(-2)}),
+      *prices.schema(), compute::default_registry());
+  EXPECT_EQ(folded.root().kind, BoundNode::Kind::kLiteral);
+  EXPECT_TRUE(folded.type()->equals(*decimal128(7, 0)));
+  const std::string column_scale = error_message<compute::AnalysisError>([&] {
+    bind_expression(call("round", {col("d"), col("s")}), *prices.schema(),
+                    compute::default_registry());
+  });
+  EXPECT_TRUE(
+      column_scale.starts_with("[DATATYPE_MISMATCH.NON_FOLDABLE_INPUT] Cannot resolve "
+                               "\"round(d, s)\" due to data type mismatch:"))
+      << column_scale;
+  EXPECT_THROW(bind_expression(call("ceil", {col("d"), col("s")}), *prices.schema(),
+                               compute::default_registry()),
+               compute::AnalysisError);
+}
+
+// Spark with spark.sql.ansi.enabled=false: s + 4 reads s as DOUBLE ('7' + 4 = 11.0, 'x' + 4 =
+// NULL); NOT 'x' is UNEXPECTED_INPUT_TYPE ("Cannot resolve "(NOT x)" due to data type mismatch:
+// The first parameter requires the "BOOLEAN" type, however "x" has the type "STRING"."), 'x' AND
+// true and NULL AND 'x' BINARY_OP_DIFF_TYPES. CAST(1 AS BINARY) is X'00000001' with ANSI off and
+// CAST_WITH_CONF_SUGGESTION at analysis with ANSI on.
+TEST_F(DefaultRegistryTest, AnsiFlagDecidesCoercionAtBind) {
+  context_.ansi = false;
+  const BoundExpression sum = bind_one(call("+", {col("s"), lit(4)}));
+  EXPECT_TRUE(sum.type()->equals(*float64()));
+  expect_array(sum.evaluate(batch_, context_), make_array<double>({11.0, nullopt, nullopt, 16.0}));
+  EXPECT_EQ(bind_error(not_(lit("x"))),
+            "[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] Cannot resolve \"(NOT 'x')\" due to data "
+            "type mismatch: The first parameter requires the \"BOOLEAN\" type, however \"'x'\" "
+            "has the type \"STRING\".");
+  EXPECT_TRUE(bind_error(and_(col("s"), lit(true)))
+                  .starts_with("[DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES]"));
+  EXPECT_NE(bind_error(and_(null_literal(null()), col("s"))).find("(\"VOID\" and \"STRING\")"),
+            std::string::npos);
+  EXPECT_TRUE(
+      bind_error(or_(col("s"), col("s"))).starts_with("[DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE]"));
+  expect_array(run(cast(col("a"), binary())),
+               make_string_array({std::string("\0\0\0\1", 4), std::string("\0\0\0\2", 4), nullopt,
+                                  std::string("\0\0\0\4", 4)},
+                                 binary()));
+
+  context_.ansi = true;
+  EXPECT_TRUE(bind_one(call("+", {col("s"), lit(4)})).type()->equals(*int64()));
+  EXPECT_EQ(bind_error(cast(col("a"), binary())),
+            "[DATATYPE_MISMATCH.CAST_WITH_CONF_SUGGESTION] Cannot resolve \"CAST(a AS BINARY)\" "
+            "due to data type mismatch: cannot cast \"INT\" to \"BINARY\" with ANSI mode on. If "
+            "you have to cast \"INT\" to \"BINARY\", you can set \"spark.sql.ansi.enabled\" as "
+            "'false'.");
+  EXPECT_EQ(run(not_(lit("true"))).array().to_string(), make_array<bool>({false}).to_string());
 }
 
 }  // namespace
