@@ -5,6 +5,7 @@ answers where DuckDB differs."""
 
 from __future__ import annotations
 
+import decimal
 import math
 import random
 from typing import Any, Dict, List, Optional, Tuple
@@ -235,6 +236,23 @@ def test_sum_overflow_raises_arithmetic_exception() -> None:
     assert pa.array(compute.call("try_sum", values))[0].as_py() is None
     with pytest.raises(errors.ArithmeticException):
         compute.group_by([pa.array([1, 1])], [("sum", [values])])
+
+
+def test_try_avg_is_null_where_avg_overflows() -> None:
+    # Spark 4.3: avg and try_avg of integers are the same double; over DECIMAL(38,10) values
+    # x, x, -x (x = 9999999999999999999999999999.5) avg raises NUMERIC_VALUE_OUT_OF_RANGE and
+    # try_avg is NULL, typed DECIMAL(38,14) as avg is.
+    ints = pa.array([1, 2, None, 4], pa.int64())
+    assert pa.array(compute.call("try_avg", ints)).to_pylist() == [7 / 3]
+    x = "9999999999999999999999999999.5000000000"
+    values = pa.array([decimal.Decimal(v) for v in (x, x, "-" + x)], pa.decimal128(38, 10))
+    with pytest.raises(errors.ArithmeticException, match="NUMERIC_VALUE_OUT_OF_RANGE"):
+        compute.call("avg", values)
+    result = pa.array(compute.call("try_avg", values))
+    assert result.type == pa.decimal128(38, 14) and result.to_pylist() == [None]
+    grouped = pa.table(compute.group_by([pa.array([1, 1, 1])], [("try_avg", [values])],
+                                        names=["k", "a"]))
+    assert grouped.column("a").to_pylist() == [None]
 
 
 def test_group_by_errors() -> None:

@@ -68,6 +68,16 @@ def test_case_conversion_and_length_match_pyarrow(seed: int) -> None:
         assert to_list(compute.call("length", array)) == pc.utf8_length(array).to_pylist()
 
 
+def test_octet_and_bit_length_match_pyarrow() -> None:
+    values = random_strings(7)
+    for array in (pa.array(values, type=pa.string()), sliced(values),
+                  pa.array([v.encode() if v is not None else None for v in values], pa.binary())):
+        octets = pc.binary_length(array).to_pylist()
+        assert to_list(compute.call("octet_length", array)) == octets
+        assert to_list(compute.call("bit_length", array)) == [
+            None if n is None else 8 * n for n in octets]
+
+
 def test_case_conversion_follows_java_where_pyarrow_differs() -> None:
     # Spark 4: upper('straße') = 'STRASSE', lower('İ') has length 2, upper('ŉ') = 'ʼN'.
     assert to_list(compute.call("upper", pa.array(["straße", "ŉ"]))) == ["STRASSE", "ʼN"]

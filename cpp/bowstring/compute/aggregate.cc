@@ -564,7 +564,7 @@ class DecimalSumAggregator final : public AggregatorBase {
         overflow = averages[g] >= bound || averages[g] <= -bound;
       }
       if (overflow) {
-        if (context_.ansi) {
+        if (context_.ansi && !try_mode_) {
           throw ArithmeticError(
               "NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION",
               "The average of the sum " +
@@ -1630,12 +1630,13 @@ std::unique_ptr<GroupedAggregator> make_sum(std::span<const TypePtr> arguments,
 }
 
 std::unique_ptr<GroupedAggregator> make_avg(std::span<const TypePtr> arguments,
-                                            const FunctionOptions& options, ExecContext& context) {
+                                            const FunctionOptions& options, ExecContext& context,
+                                            bool try_mode) {
   const TypePtr& type = arguments[0];
-  const TypePtr output = resolve_avg("avg", arguments).output;
+  const TypePtr output = resolve_avg(try_mode ? "try_avg" : "avg", arguments).output;
   if (type->is_decimal()) {
     return std::make_unique<AvgAggregator<DecimalSumAggregator>>(
-        context, output, decimal_sum_type(*type), "avg", false, grouped_of(options));
+        context, output, decimal_sum_type(*type), "avg", try_mode, grouped_of(options));
   }
   return std::make_unique<AvgAggregator<DoubleSumAggregator>>(context, output);
 }
@@ -1679,14 +1680,21 @@ void register_aggregate_functions(FunctionRegistry& registry) {
           return make_sum(arguments, options, context, try_mode);
         }));
   }
-  registry.add(std::make_shared<LambdaAggregateFunction>(
-                   "avg", Arity{1, 1}, "Mean of the non-null values.",
-                   std::vector<std::string>{"(numeric) -> double",
-                                            "(decimal(p, s)) -> decimal(p + 4, s + 4)"},
-                   [](const std::string& function, std::span<const TypePtr> arguments,
-                      const FunctionOptions&) { return resolve_avg(function, arguments); },
-                   make_avg),
-               std::vector<std::string>{"mean"});
+  for (const bool try_mode : {false, true}) {
+    registry.add(std::make_shared<LambdaAggregateFunction>(
+                     try_mode ? "try_avg" : "avg", Arity{1, 1},
+                     try_mode ? "Mean of the non-null values; null when a decimal overflows."
+                              : "Mean of the non-null values.",
+                     std::vector<std::string>{"(numeric) -> double",
+                                              "(decimal(p, s)) -> decimal(p + 4, s + 4)"},
+                     [](const std::string& function, std::span<const TypePtr> arguments,
+                        const FunctionOptions&) { return resolve_avg(function, arguments); },
+                     [try_mode](std::span<const TypePtr> arguments, const FunctionOptions& options,
+                                ExecContext& context) {
+                       return make_avg(arguments, options, context, try_mode);
+                     }),
+                 try_mode ? std::vector<std::string>{} : std::vector<std::string>{"mean"});
+  }
   for (const bool is_max : {false, true}) {
     registry.add(std::make_shared<LambdaAggregateFunction>(
         is_max ? "max" : "min", Arity{1, 1},

@@ -135,6 +135,7 @@ std::vector<AggregateCall> every_aggregate(const RandomColumns& columns) {
       {"sum", {decimals}, {}},
       {"avg", {ints}, {}},
       {"avg", {decimals}, {}},
+      {"try_avg", {decimals}, {}},
       {"min", {ints}, {}},
       {"max", {strings}, {}},
       {"max", {decimals}, {}},

@@ -69,6 +69,15 @@ TEST(StringLengthTest, CountsCharactersOfStringsAndBytesOfBinary) {
   expect_array(run("character_length", {strs({"é", kNull}, binary())}), ints({2, kNull}));
 }
 
+TEST(StringLengthTest, OctetAndBitLengthCountBytes) {
+  // UTF-8 bytes: é 2, 日 3, 本 3, 😀 4.
+  expect_unary("octet_length", {"abc", "", kNull, "é日本😀"}, ints({3, 0, kNull, 12}));
+  expect_unary("bit_length", {"abc", "", kNull, "é日本😀"}, ints({24, 0, kNull, 96}));
+  expect_array(
+      run("bit_length", {strs({"\x01\x02\x03\x04\x05\x06\x07\x08", kNull}, large_binary())}),
+      ints({64, kNull}));
+}
+
 TEST(StringCaseTest, UpperAndLowerOnAsciiAndUnicode) {
   expect_unary("upper", {"abc xyz 09", kNull, "", "MiXeD"},
                strs({"ABC XYZ 09", kNull, "", "MIXED"}));
@@ -500,6 +509,7 @@ TEST(StringFunctionsTest, EveryFunctionTakesEmptyNullAndSlicedInput) {
   const std::vector<std::pair<std::string, std::string>> functions{
       {"length", "s"},
       {"octet_length", "b"},
+      {"bit_length", "s"},
       {"upper", "s"},
       {"lower", "s"},
       {"trim", "ss"},
