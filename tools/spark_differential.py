@@ -1046,7 +1046,8 @@ def signature_cases(cat: Catalogue, function: Dict[str, Any]) -> None:
         # the order a set iterates in.
         variants = sorted({required, text.replace("[", "").replace("]", "")})
         for variant in variants:
-            words = [w.strip().split(":")[0].strip().rstrip(".") for w in variant.split(",")
+            # An argument reads "type" or "name: type".
+            words = [w.split(":")[-1].strip().rstrip(".") for w in variant.split(",")
                      if w.strip()]
             if any(w not in SIGNATURE_TYPES for w in words):
                 continue
@@ -1463,9 +1464,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         stored = {case_key(c): c["id"] for c in json.loads(cases_file.read_text())}
         missing = [c["sql"] for c in case_list if case_key(c) not in stored]
         if missing:
-            raise SystemExit(f"--reuse: Spark has not evaluated {len(missing)} of these cases "
-                             f"(first: {missing[0]}); run without --reuse")
-        for case, listed in zip(cases, case_list):
+            print(f"--reuse: skipping {len(missing)} cases Spark has not evaluated in that run "
+                  f"({', '.join(missing[:5])}{'...' if len(missing) > 5 else ''}); run "
+                  "without --reuse to compare them", file=sys.stderr)
+        kept = [(case, listed) for case, listed in zip(cases, case_list)
+                if case_key(listed) in stored]
+        cases = [case for case, _ in kept]
+        for case, listed in kept:
             case.id = stored[case_key(listed)]
     else:
         cases_file.write_text(json.dumps(case_list))

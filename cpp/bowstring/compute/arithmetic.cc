@@ -695,7 +695,7 @@ class UnaryArithmetic final : public ScalarFunction {
     const FailurePolicy policy = FailurePolicy::of(context, false);
     return visit_numeric(*a.type(), [&](auto zero) -> Datum {
       using T = decltype(zero);
-      auto element = [negate](T x, T* out) -> uint8_t {
+      auto element = [=](T x, T* out) -> uint8_t {
         if constexpr (std::is_floating_point_v<T>) {
           // abs(-0.0) is 0.0, as Java's Math.abs.
           *out = negate ? -x : std::fabs(x);

@@ -50,8 +50,8 @@ bool walk_is_regular(const uint8_t* bytes, int64_t size) {
   // sequence that reaches it.
   uint8_t irregular = 0;
   for (int64_t i = 0; i < std::min<int64_t>(size, 3); ++i) {
-    const uint8_t reached =
-        (i >= 1 && announces_two(bytes[i - 1])) | (i >= 2 && announces_three(bytes[i - 2]));
+    const auto reached = static_cast<uint8_t>((i >= 1 && announces_two(bytes[i - 1])) ||
+                                              (i >= 2 && announces_three(bytes[i - 2])));
     irregular |= reached ^ static_cast<uint8_t>(is_continuation(bytes[i]));
   }
   for (int64_t i = 3; i < size; ++i) {
@@ -81,8 +81,8 @@ inline uint8_t breaks_utf8(uint8_t byte, uint8_t before, uint8_t reached) {
 bool is_valid_utf8(const uint8_t* bytes, int64_t size) {
   uint8_t invalid = 0;
   for (int64_t i = 0; i < std::min<int64_t>(size, 3); ++i) {
-    const uint8_t reached =
-        (i >= 1 && announces_two(bytes[i - 1])) | (i >= 2 && announces_three(bytes[i - 2]));
+    const auto reached = static_cast<uint8_t>((i >= 1 && announces_two(bytes[i - 1])) ||
+                                              (i >= 2 && announces_three(bytes[i - 2])));
     invalid |= breaks_utf8(bytes[i], i >= 1 ? bytes[i - 1] : 0, reached);
   }
   // Bitwise operators only, for the loop to vectorize.
