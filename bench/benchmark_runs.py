@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import subprocess
+import time
 from pathlib import Path
+from typing import Callable
 
 # Microseconds per unit of a benchmark's "time_unit".
 MICROSECONDS = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
@@ -44,3 +46,14 @@ def listed(binary: Path, case_filter: str) -> list[str]:
 def cell(value: float | None, width: int, digits: int = 0) -> str:
     """`value` right-aligned in `width` characters, or a dash when there is none."""
     return f"{'-':>{width}}" if value is None else f"{value:>{width}.{digits}f}"
+
+
+def best_time(run: Callable[[], object], repetitions: int) -> float:
+    """The best wall-clock time of `repetitions` runs of `run` after one warm-up run, in seconds."""
+    run()
+    best = float("inf")
+    for _ in range(repetitions):
+        started = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - started)
+    return best

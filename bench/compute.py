@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-import time
 from pathlib import Path
 from typing import Callable, Dict, List
 
@@ -41,6 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
 
 from bowstring import compute  # noqa: E402
+from benchmark_runs import best_time  # noqa: E402
 
 
 def parse_args() -> argparse.Namespace:
@@ -51,16 +51,6 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--filter", default=".*", help="regular expression on case names")
     return parser.parse_args()
 
-
-def best_time(run: Callable[[], object], repetitions: int) -> float:
-    """The best wall-clock time of `repetitions` runs after one warm-up run."""
-    run()
-    best = float("inf")
-    for _ in range(repetitions):
-        started = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - started)
-    return best
 
 
 def duckdb_query(sql: str, **tables: pa.Table) -> Callable[[], object]:

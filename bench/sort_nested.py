@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 from typing import Callable, List, Tuple
 
@@ -31,19 +30,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
 
 from bowstring import compute  # noqa: E402
+from benchmark_runs import best_time  # noqa: E402
 
 Case = Tuple[str, Callable[[], object], Callable[[], object]]
 
-
-def best_time(run: Callable[[], object], repetitions: int) -> float:
-    """The shortest of `repetitions` timed runs of `run`, after one warm-up run, in seconds."""
-    run()
-    times = []
-    for _ in range(repetitions):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def cases(rows: int) -> List[Case]:

@@ -26,9 +26,8 @@ import argparse
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
-from typing import Callable, Dict, Optional, Tuple
+from typing import Dict, Optional, Tuple
 
 import numpy as np
 import pyarrow as pa
@@ -37,6 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
 
 from bowstring import udf  # noqa: E402
+from benchmark_runs import best_time  # noqa: E402
 
 PYSPARK_VENV = ROOT / ".venv-pyspark"
 PYSPARK_REQUIREMENTS = ["pyspark==4.3.0", "pyarrow==26.0.1", "pandas==3.1.1", "numpy"]
@@ -67,16 +67,6 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--no-pyspark", action="store_true", help="skip the PySpark runs")
     return parser.parse_args()
 
-
-def best_time(job: Callable[[], object], repetitions: int) -> float:
-    """The fastest of ``repetitions`` runs of ``job`` after one warm-up run."""
-    job()
-    best = float("inf")
-    for _ in range(repetitions):
-        started = time.perf_counter()
-        job()
-        best = min(best, time.perf_counter() - started)
-    return best
 
 
 def bowstring_times(table: pa.Table, repetitions: int) -> Dict[Tuple[str, int, str], float]:

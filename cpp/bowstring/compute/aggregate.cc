@@ -290,8 +290,7 @@ class CountAggregator final : public AggregatorBase {
 [[noreturn]] void throw_decimal_sum_overflow(const std::string& function) {
   throw ArithmeticError("ARITHMETIC_OVERFLOW",
                         "Overflow in sum of decimals. Use 'try_" + function +
-                            "' to tolerate overflow and return NULL instead. If necessary set "
-                            "\"spark.sql.ansi.enabled\" to \"false\" to bypass this error.");
+                            "' to tolerate overflow and return NULL instead. " + kAnsiBypassHint);
 }
 
 /// The flags of Spark's sum buffer, per group: whether a non-null value came in (Spark's

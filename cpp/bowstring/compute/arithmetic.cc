@@ -87,9 +87,6 @@ const char* try_name(Op op) {
   }
 }
 
-constexpr const char* kAnsiHint =
-    "If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error.";
-
 template <typename T>
 std::string format_value(T value) {
   if constexpr (std::is_floating_point_v<T>) {
@@ -114,13 +111,13 @@ std::string format_call(Op op, const std::string& x, const std::string& y) {
                                                    std::string(op_symbol(op)) + "': " + call +
                                                    ". Use `try_mod` to tolerate divisor being 0 "
                                                    "and return NULL instead. " +
-                                                   kAnsiHint);
+                                                   kAnsiBypassHint);
   }
   throw ArithmeticError("DIVIDE_BY_ZERO", "Division by zero in '" + std::string(op_symbol(op)) +
                                               "': " + call +
                                               ". Use `try_divide` to tolerate divisor being 0 "
                                               "and return NULL instead. " +
-                                              kAnsiHint);
+                                              kAnsiBypassHint);
 }
 
 template <typename T>
@@ -140,7 +137,7 @@ template <typename T>
                                                      try_name(op) +
                                                      "' to tolerate overflow and return NULL "
                                                      "instead. " +
-                                                     kAnsiHint);
+                                                     kAnsiBypassHint);
   }
 }
 
@@ -403,12 +400,12 @@ Datum typed_binary(Op op, const Datum& a, const Datum& b, const TypePtr& out_typ
             "Overflow in integral divide: " + format_call(op, format_value(x), format_value(y)) +
                 ". Use 'try_divide' to tolerate overflow and return NULL "
                 "instead. " +
-                kAnsiHint);
+                kAnsiBypassHint);
       }
       raise_integer_overflow(op, x, y);
     }
     throw ArithmeticError("ARITHMETIC_OVERFLOW",
-                          "overflow in '" + std::string(op_symbol(op)) + "'. " + kAnsiHint);
+                          "overflow in '" + std::string(op_symbol(op)) + "'. " + kAnsiBypassHint);
   };
   switch (op) {
     case Op::kAdd:
@@ -715,7 +712,7 @@ class UnaryArithmetic final : public ScalarFunction {
             negate ? "-(" + format_value(x) + ")" : "abs(" + format_value(x) + ")";
         throw ArithmeticError("ARITHMETIC_OVERFLOW",
                               std::string(sizeof(T) == 8 ? "long" : "integer") + " overflow in '" +
-                                  name() + "': " + call + ". " + kAnsiHint);
+                                  name() + "': " + call + ". " + kAnsiBypassHint);
       };
       return unary_kernel<T, T>(a, a.type(), element, policy, raise, context);
     });

@@ -1185,12 +1185,9 @@ Array cast_number_to_timestamp(const CastState& state) {
   const ArrayData& input = state.input;
   const Mode mode = state.mode;
   switch (family_of(*input.type)) {
-    case Family::kBoolean: {
+    case Family::kBoolean:
       // Spark's non-ANSI cast: true is one microsecond after the epoch.
-      const uint8_t* bits = input.buffers[1]->data();
-      return map_total<int64_t>(
-          state, [&](int64_t i) { return bit_util::get_bit(bits, input.offset + i) ? 1 : 0; });
-    }
+      return booleans_as_numbers<int64_t>(state);
     case Family::kInteger:
     case Family::kFloating:
       return visit_number_type(input.type->id(), [&]<typename In>(In) {
@@ -1672,12 +1669,9 @@ Array from_canonical(const Array& value, const TypePtr& to, Mode mode, ExecConte
 /// mode only a value the rows use may fail, so when a dictionary value fails the rows are
 /// decoded and cast again, which raises the error of the first failing row.
 Array cast_dictionary(const Array& input, const TypePtr& to, Mode mode, ExecContext& context) {
-  const ArrayData& data = *input.data();
-  const Array dictionary(data.dictionary);
-  auto index_data = std::make_shared<ArrayData>(data);
-  index_data->type = type_cast<DictionaryType>(*data.type).index_type();
-  index_data->dictionary = nullptr;
-  const Array indices(std::move(index_data));
+  const DictionaryArray view(input);
+  const Array dictionary = view.dictionary();
+  const Array indices = view.indices();
   const Array values = cast_array(dictionary, to, mode == Mode::kAnsi ? Mode::kTry : mode, context);
   if (mode == Mode::kAnsi && values.null_count() != dictionary.null_count()) {
     return cast_array(take(dictionary, indices, context.allocator), to, mode, context);

@@ -779,9 +779,15 @@ TEST(CastString, DigitsOfOtherScriptsParseAsDecimalsOnly) {
             cast_invalid(quoted("\uFF11\uFF12\uFF13"), "STRING", "DOUBLE"));
   expect_equal(run(text.slice(0, 2), int64(), Mode::kTry),
                make_array<int64_t>({std::nullopt, std::nullopt}));
-  // A character that is not a digit stays malformed.
+  // A character that is not a digit stays malformed, and so does a broken sequence whose bits
+  // would spell a digit (0xD9 then a space is not U+0660).
   EXPECT_EQ(ansi_error<NumberFormatError>(make_string_array({"1\uFF21"}), decimal128(10, 2)),
             cast_invalid(quoted("1\uFF21"), "STRING", "DECIMAL(10,2)"));
+  expect_equal(run(make_string_array({"1\xD9 2",
+                                      "1\xD9\xA0"
+                                      "2"}),
+                   decimal128(10, 2), Mode::kTry),
+               make_decimal_array(decimal128(10, 2), {std::nullopt, "102.00"}));
 }
 
 TEST(CastDecimal, ToTimestampWrapsLikeJavaLongValue) {

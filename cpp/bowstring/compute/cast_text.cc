@@ -10,6 +10,8 @@
 #include <string>
 #include <system_error>
 
+#include "bowstring/compute/string_util.h"
+
 namespace bowstring::compute::cast_text {
 namespace {
 
@@ -34,21 +36,12 @@ inline bool is_digit(char c) { return static_cast<unsigned>(c - '0') < 10; }
 /// Unicode digit blocks below U+10000. `*width` is its length in UTF-8 bytes. Returns 0 when `p`
 /// is not a digit.
 char digit_at(const char* p, const char* end, int* width) {
-  const auto byte = static_cast<unsigned char>(*p);
-  if (byte < 0x80) {
-    *width = 1;
-    return is_digit(*p) ? *p : 0;
-  }
-  uint32_t code = 0;
-  if ((byte & 0xE0) == 0xC0 && end - p >= 2) {
-    code = (byte & 0x1Fu) << 6 | (static_cast<unsigned char>(p[1]) & 0x3Fu);
-    *width = 2;
-  } else if ((byte & 0xF0) == 0xE0 && end - p >= 3) {
-    code = (byte & 0x0Fu) << 12 | (static_cast<unsigned char>(p[1]) & 0x3Fu) << 6 |
-           (static_cast<unsigned char>(p[2]) & 0x3Fu);
-    *width = 3;
-  } else {
-    return 0;
+  const auto* begin = reinterpret_cast<const uint8_t*>(p);
+  const uint8_t* next = begin;
+  const char32_t code = strings::decode(&next, reinterpret_cast<const uint8_t*>(end));
+  *width = static_cast<int>(next - begin);
+  if (code < 0x80) {
+    return is_digit(static_cast<char>(code)) ? static_cast<char>(code) : 0;
   }
   // The zero of each block of ten decimal digits (Unicode category Nd) in the BMP.
   static constexpr uint16_t kZeros[] = {

@@ -800,21 +800,13 @@ std::shared_ptr<Buffer> result_validity(const Datum& left, const Datum& right, i
   return and_validity(arguments, length, allocator, null_count);
 }
 
-/// The indices of a dictionary-encoded array, as an array of their integer type.
-Array dictionary_indices(const ArrayData& data) {
-  auto indices = std::make_shared<ArrayData>(data);
-  indices->type = type_cast<DictionaryType>(*data.type).index_type();
-  indices->dictionary = nullptr;
-  return Array(std::move(indices));
-}
-
 /// `datum` with a dictionary-encoded array or scalar decoded into its values.
 Datum decoded(const Datum& datum, Allocator* allocator) {
   if (datum.type()->id() != TypeId::kDictionary) {
     return datum;
   }
-  const ArrayData& data = *datum.data();
-  Array values = take(Array(data.dictionary), dictionary_indices(data), allocator);
+  const DictionaryArray encoded(datum.array());
+  Array values = take(encoded.dictionary(), encoded.indices(), allocator);
   return datum.is_scalar() ? Datum::scalar(std::move(values)) : Datum(std::move(values));
 }
 
@@ -895,11 +887,11 @@ Datum compare(CompareOp op, const Datum& left, const Datum& right, Allocator* al
     const Datum& encoded = left_encoded ? left : right;
     const Datum other = decoded(left_encoded ? right : left, allocator);
     if (encoded.is_array() && other.is_scalar()) {
-      const ArrayData& data = *encoded.data();
-      const Datum dictionary(Array(data.dictionary));
+      const DictionaryArray view(encoded.array());
+      const Datum dictionary(view.dictionary());
       const Datum per_value = left_encoded ? compare(op, dictionary, other, allocator)
                                            : compare(op, other, dictionary, allocator);
-      return take(per_value.array(), dictionary_indices(data), allocator);
+      return take(per_value.array(), view.indices(), allocator);
     }
     return compare(op, decoded(left, allocator), decoded(right, allocator), allocator);
   }

@@ -11,6 +11,10 @@ namespace bowstring::compute {
 /// "CAST_INVALID_INPUT"...). `what()` reads "[CONDITION] message", as Spark prints it. The
 /// subclasses match the `pyspark.errors` exception a PySpark user would catch; the Python
 /// bindings raise those names.
+/// The sentence Spark ends its ANSI-mode errors with.
+inline constexpr const char* kAnsiBypassHint =
+    "If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error.";
+
 class SparkError : public Error {
  public:
   SparkError(std::string condition, std::string_view message);

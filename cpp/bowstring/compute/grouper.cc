@@ -472,51 +472,6 @@ class IntegerGrouper final : public Grouper {
 
 // --- Keys as byte strings ------------------------------------------------------------------
 
-/// Whether `length` bytes at `a` and `b` are equal; inline word compares, as keys are short.
-/// Up to 16 bytes take two (possibly overlapping) loads from each side.
-inline bool bytes_equal(const char* a, const char* b, int64_t length) {
-  if (length <= 16) {
-    if (length >= 8) {
-      uint64_t a_first;
-      uint64_t a_last;
-      uint64_t b_first;
-      uint64_t b_last;
-      std::memcpy(&a_first, a, 8);
-      std::memcpy(&b_first, b, 8);
-      std::memcpy(&a_last, a + length - 8, 8);
-      std::memcpy(&b_last, b + length - 8, 8);
-      return ((a_first ^ b_first) | (a_last ^ b_last)) == 0;
-    }
-    if (length >= 4) {
-      uint32_t a_first;
-      uint32_t a_last;
-      uint32_t b_first;
-      uint32_t b_last;
-      std::memcpy(&a_first, a, 4);
-      std::memcpy(&b_first, b, 4);
-      std::memcpy(&a_last, a + length - 4, 4);
-      std::memcpy(&b_last, b + length - 4, 4);
-      return ((a_first ^ b_first) | (a_last ^ b_last)) == 0;
-    }
-  }
-  int64_t i = 0;
-  for (; i + 8 <= length; i += 8) {
-    uint64_t x;
-    uint64_t y;
-    std::memcpy(&x, a + i, sizeof(x));
-    std::memcpy(&y, b + i, sizeof(y));
-    if (x != y) {
-      return false;
-    }
-  }
-  for (; i < length; ++i) {
-    if (a[i] != b[i]) {
-      return false;
-    }
-  }
-  return true;
-}
-
 /// A hash table from byte strings to group ids; the strings are kept in one arena.
 class ByteKeyTable {
  public:
@@ -556,7 +511,8 @@ class ByteKeyTable {
         const KeyHead& head = heads_[group];
         if (head.length == length && head.words.first == probe.first &&
             head.words.last == probe.last &&
-            (length <= 16 || bytes_equal(bytes_.data() + offsets_[group], key, length))) {
+            (length <= 16 ||
+             std::memcmp(bytes_.data() + offsets_[group], key, static_cast<size_t>(length)) == 0)) {
           return group;
         }
       }

@@ -24,9 +24,6 @@ namespace {
 
 using decimal::int128;
 
-constexpr const char* kAnsiHint =
-    "If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error.";
-
 // Rows whose result is undefined become null (Spark's ln of a non-positive number...).
 constexpr FailurePolicy kNullOnFailure{OnFailure::kNull, OnFailure::kNull};
 
@@ -329,7 +326,7 @@ TypePtr rounded_decimal_type(const DecimalType& type, int32_t scale) {
 
 [[noreturn]] void raise_round_overflow(const std::string& function, const std::string& value) {
   throw ArithmeticError("ARITHMETIC_OVERFLOW",
-                        "Overflow in '" + function + "': " + value + ". " + kAnsiHint);
+                        "Overflow in '" + function + "': " + value + ". " + kAnsiBypassHint);
 }
 
 // A decimal rounded by `mode` to `scale`, typed by `rounded_decimal_type`. Results beyond the

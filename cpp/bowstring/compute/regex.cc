@@ -587,14 +587,13 @@ struct RowMatcher {
       return raw;
     }
     if (i != replaced_row_) {
-      replaced_row_ = i;
-      replaced_.clear();
       if (strings::is_valid_utf8(reinterpret_cast<const uint8_t*>(raw.data()),
                                  static_cast<int64_t>(raw.size()))) {
-        replaced_.assign(raw);
-      } else {
-        strings::append_replacing_malformed(raw, replaced_);
+        return raw;  // a well-formed row is matched in place
       }
+      replaced_row_ = i;
+      replaced_.clear();
+      strings::append_replacing_malformed(raw, replaced_);
     }
     return replaced_;
   }

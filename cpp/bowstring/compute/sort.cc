@@ -688,13 +688,7 @@ ScratchVector<uint64_t> ordinal_keys(const Array& array, Allocator* allocator) {
 /// descending order does; only the key's own nulls follow `nulls_first`.
 std::unique_ptr<SortColumn> make_nested_column(const Array& array, SortKey order,
                                                Allocator* allocator) {
-  ScratchVector<uint64_t> keys{StlAllocator<uint64_t>(allocator)};
-  try {
-    keys = ordinal_keys(array, allocator);
-  } catch (const TypeError&) {
-    // Name the key's whole type, not only the part that cannot be ordered.
-    throw TypeError("sort_indices: cannot sort values of type " + array.type()->to_string());
-  }
+  ScratchVector<uint64_t> keys = ordinal_keys(array, allocator);
   if (!order.ascending) {
     for (uint64_t& key : keys) {
       key = ~key;
@@ -866,7 +860,8 @@ std::vector<std::unique_ptr<SortColumn>> prepare(std::span<const Array> keys,
       append_columns(keys[k], order[k], allocator, columns);
     } catch (const TypeError&) {
       // Name the key's whole type, not only the field that cannot be ordered.
-      throw TypeError("sort_indices: cannot sort values of type " + keys[k].type()->to_string());
+      throw TypeError(std::string(function) + ": cannot sort values of type " +
+                      keys[k].type()->to_string());
     }
   }
   return columns;

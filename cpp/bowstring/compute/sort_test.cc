@@ -267,6 +267,11 @@ TEST(SortIndices, Errors) {
   const Array holder = make_struct_array({{"m", maps}});
   EXPECT_EQ(error_message<TypeError>([&] { sort_indices(holder); }),
             "sort_indices: cannot sort values of type " + holder.type()->to_string());
+  const SortKey ascending{};
+  EXPECT_EQ(error_message<TypeError>([&] {
+              top_n(std::span<const Array>(&holder, 1), std::span<const SortKey>(&ascending, 1), 1);
+            }),
+            "top_n: cannot sort values of type " + holder.type()->to_string());
 }
 
 // --- nested keys: expectations checked with Spark 4 (ORDER BY key, id) ------------------------
