@@ -11,10 +11,15 @@ FUZZ_BUILD := $(ROOT)/build-fuzz
 JOBS ?= $(shell nproc)
 APT_PACKAGES := g++ make libgtest-dev libgmock-dev libbenchmark-dev libmimalloc-dev libjemalloc-dev \
 	clang-format clang-tidy flatbuffers-compiler libflatbuffers-dev liblz4-dev libzstd-dev \
-	nlohmann-json3-dev zlib1g-dev clang libclang-rt-dev libre2-dev tzdata
+	nlohmann-json3-dev zlib1g-dev clang libclang-rt-dev libre2-dev tzdata ccache
 VENV_STAMP := $(VENV)/.requirements-$(shell cat requirements.txt | md5sum | cut -c1-12)
 CMAKE := $(VENV)/bin/cmake
-CMAKE_FLAGS := -G Ninja -DCMAKE_MAKE_PROGRAM=$(VENV)/bin/ninja -DPython_EXECUTABLE=$(PY)
+CMAKE_FLAGS := -G Ninja -DCMAKE_MAKE_PROGRAM=$(VENV)/bin/ninja -DPython_EXECUTABLE=$(PY) \
+	-DCMAKE_CXX_COMPILER_LAUNCHER=ccache
+# ccache keys on paths relative to the checkout, so clones and worktrees of the repository share
+# one cache (and a CI run on a machine that built before reuses its objects).
+export CCACHE_BASEDIR := $(ROOT)
+export CCACHE_NOHASHDIR := true
 CXX_SOURCES = $(shell git ls-files 'cpp/*.h' 'cpp/*.cc' 'bench/*.cc' 'examples/*.cc' 'python/src/*.cc')
 # Fuzz targets are formatted with the rest but only compiled in the fuzzing build.
 FUZZ_SOURCES = $(shell git ls-files 'fuzz/*.h' 'fuzz/*.cc')
