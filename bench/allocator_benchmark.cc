@@ -18,8 +18,10 @@ bowstring::Allocator* backend(int index) {
   return index == 0 ? bowstring::system_allocator() : bowstring::mimalloc_allocator();
 }
 
-void set_label(benchmark::State& state, bowstring::Allocator* allocator) {
+// Names the allocator and the threads allocating at once, which bench/allocators.py prints.
+void describe(benchmark::State& state, bowstring::Allocator* allocator, int threads = 1) {
   state.SetLabel(allocator->name());
+  state.counters["threads"] = threads;
 }
 
 // One allocation and free of a fixed size: scratch buffers in kernels.
@@ -31,7 +33,7 @@ void BM_AllocateFree(benchmark::State& state) {
     benchmark::DoNotOptimize(ptr);
     allocator->free(ptr, size);
   }
-  set_label(state, allocator);
+  describe(state, allocator);
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_AllocateFree)->ArgsProduct({{0, 1}, {64, 4096, 1 << 20}});
@@ -49,7 +51,7 @@ void BM_GrowByDoubling(benchmark::State& state) {
     }
     allocator->free(ptr, size);
   }
-  set_label(state, allocator);
+  describe(state, allocator);
 }
 BENCHMARK(BM_GrowByDoubling)->Arg(0)->Arg(1);
 
@@ -73,7 +75,7 @@ void BM_MixedBatch(benchmark::State& state) {
   for (auto _ : state) {
     mixed_batch(allocator, 42, 1000);
   }
-  set_label(state, allocator);
+  describe(state, allocator);
   state.SetItemsProcessed(state.iterations() * 1000);
 }
 BENCHMARK(BM_MixedBatch)->Arg(0)->Arg(1);
@@ -86,7 +88,7 @@ void BM_MixedBatchTwoThreads(benchmark::State& state) {
     mixed_batch(allocator, 42, 1000);
     other.join();
   }
-  set_label(state, allocator);
+  describe(state, allocator, 2);
   state.SetItemsProcessed(state.iterations() * 2000);
 }
 BENCHMARK(BM_MixedBatchTwoThreads)->Arg(0)->Arg(1)->UseRealTime();

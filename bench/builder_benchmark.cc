@@ -6,9 +6,11 @@
 // allocators, `bowstring[system]` and `libarrow[system]` the C library's, and
 // `bowstring[mimalloc]` and `libarrow[mimalloc]` mimalloc (when both have it: the system's
 // libmimalloc for Bowstring, the copy bundled in libarrow for libarrow, not the same release),
-// so that builder code can be compared with the allocator held nearly equal. Every case also
-// reports its page faults per iteration. Without pyarrow at build time only the Bowstring half
-// is built.
+// so that builder code can be compared with the allocator held nearly equal. Bowstring's
+// mimalloc reserves a committed arena that libarrow's does not, unless MIMALLOC_RESERVE_OS_MEMORY
+// gives both the same one, as bench/builders.py does for the mimalloc pairing. Every case runs
+// on the calling thread and reports its page faults per iteration. Without pyarrow at build time
+// only the Bowstring half is built.
 
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
@@ -28,6 +30,7 @@
 #include "bowstring/array/builder_nested.h"
 #include "bowstring/array/builder_primitive.h"
 #include "bowstring/memory/allocator.h"
+#include "setup_context.h"
 
 #ifdef BOWSTRING_BENCH_LIBARROW
 #include <arrow/array.h>
@@ -496,12 +499,7 @@ int main(int argc, char** argv) {
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
     return 1;
   }
-  benchmark::AddCustomContext("bowstring_allocator", bowstring::default_allocator()->name());
-#ifdef BOWSTRING_BENCH_LIBARROW
-  benchmark::AddCustomContext("libarrow_pool", arrow::default_memory_pool()->backend_name());
-#else
-  benchmark::AddCustomContext("libarrow_pool", "not built (pyarrow was not found)");
-#endif
+  bowstring_bench::add_setup_context();
   register_all();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

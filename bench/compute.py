@@ -9,14 +9,20 @@ Cases (ROWS = 10 million unless --rows says otherwise):
 - ``upper``, ``contains``: on short ASCII strings;
 - ``cast string->int``: decimal integers as strings to int64;
 - ``sort int64`` (10M) and ``sort strings`` (1M): sort indices, ascending;
-- ``group sum``: sum of a float64 column grouped by an int64 key with 10, 10K and 1M groups
-  (also DuckDB's ``GROUP BY`` over the same Arrow table, on one thread, and pyarrow on one
-  thread, ``pyarrow 1t``). Bowstring's ``group_by`` and pyarrow's default both split inputs of
-  millions of rows over every core;
+- ``group sum``: sum of a float64 column grouped by an int64 key with 10, 10K and 1M groups,
+  against pyarrow's ``group_by`` and DuckDB's ``GROUP BY`` over the same Arrow table;
 - ``group sum, string+int keys``: the same sum grouped by a string key of 8 values and an
   int64 key of 10 (80 groups);
 - ``hash int64``: Spark's ``hash`` (Murmur3) against DuckDB's ``hash`` (there is no hash in
   pyarrow.compute): different functions of the same cost class.
+
+Threads: Bowstring's kernels run on the calling thread, except grouped aggregation, which
+splits inputs of millions of rows over the engine's threads (one per 2^20 rows, at most one per
+core); pyarrow.compute's kernels run on the calling thread and its ``group_by`` on its thread
+pool (``pa.set_cpu_count``). Each table pairs the peers on Bowstring's thread count: DuckDB's
+``threads`` setting, pyarrow's pool size (``use_threads=False`` for one thread). A row on
+another count (``pyarrow 1t``: pyarrow on one thread against Bowstring's several) says so in
+its note. Every table's first line names both sides' threads and allocators.
 
 Each case runs once to warm up, then REPETITIONS times; the best time counts. A ratio above 1
 means Bowstring is faster than the peer.
@@ -27,10 +33,12 @@ Usage: python bench/compute.py [BUILD_DIR] [--rows N] [--repetitions N] [--filte
 from __future__ import annotations
 
 import argparse
+import contextlib
 import re
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, List
+from typing import Callable, Dict, Iterator, List
 
 import numpy as np
 import pyarrow as pa
@@ -40,7 +48,43 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
 
 from bowstring import compute  # noqa: E402
-from benchmark_runs import best_time  # noqa: E402
+from benchmark_runs import (  # noqa: E402
+    Side,
+    best_time,
+    bowstring_side,
+    bowstring_threads,
+    duckdb_side,
+    pyarrow_side,
+    ratio_header,
+    ratio_row,
+    setup_line,
+    unpaired_note,
+)
+
+CASE_WIDTH = 28
+
+# Rows per thread of Bowstring's grouped aggregation (GroupByOptions::min_rows_per_thread).
+GROUP_BY_ROWS_PER_THREAD = 1 << 20
+
+
+@dataclass
+class Peer:
+    """A peer's run of a case: `library` ("pyarrow" or "duckdb") on `threads` threads."""
+
+    label: str
+    library: str
+    threads: int
+    run: Callable[[], object]
+    note: str = ""
+
+
+@dataclass
+class Case:
+    """Bowstring's run of a case on `threads` threads, and its peers'."""
+
+    threads: int
+    bowstring: Callable[[], object]
+    peers: List[Peer] = field(default_factory=list)
 
 
 def parse_args() -> argparse.Namespace:
@@ -52,20 +96,41 @@ def parse_args() -> argparse.Namespace:
     return parser.parse_args()
 
 
+def peer_side(library: str, threads: int) -> Side:
+    return pyarrow_side(threads) if library == "pyarrow" else duckdb_side(threads)
 
-def duckdb_query(sql: str, **tables: pa.Table) -> Callable[[], object]:
-    """A run of `sql` in DuckDB over the given Arrow tables, fetched as Arrow."""
+
+@contextlib.contextmanager
+def pyarrow_cpu_count(threads: int) -> Iterator[None]:
+    """pyarrow's thread pool resized to `threads` for the duration."""
+    before = pa.cpu_count()
+    pa.set_cpu_count(threads)
+    try:
+        yield
+    finally:
+        pa.set_cpu_count(before)
+
+
+def pyarrow_group_sum(table: pa.Table, keys: List[str], threads: int) -> Callable[[], object]:
+    """pyarrow's grouped sum of `v` by `keys`: on its thread pool, which `main` sizes to
+    `threads`, or on the calling thread (use_threads=False) for one."""
+    return lambda: table.group_by(keys, use_threads=threads > 1).aggregate([("v", "sum")])
+
+
+def duckdb_query(sql: str, threads: int, **tables: pa.Table) -> Callable[[], object]:
+    """A run of `sql` in DuckDB on `threads` threads over the given Arrow tables, fetched as
+    Arrow."""
     import duckdb
 
     connection = duckdb.connect()
-    connection.execute("SET threads TO 1")
+    connection.execute(f"SET threads TO {threads}")
     for name, table in tables.items():
         connection.register(name, table)
     return lambda: connection.sql(sql).to_arrow_table()
 
 
-def make_cases(rows: int) -> Dict[str, Dict[str, Callable[[], object]]]:
-    """For each case: the Bowstring run and its peers' runs, by peer name."""
+def make_cases(rows: int) -> Dict[str, Case]:
+    """Every case: Bowstring's run and its peers', each on its thread count."""
     rng = np.random.default_rng(7)
     left = pa.array(rng.integers(-1_000_000, 1_000_000, rows))
     right = pa.array(rng.integers(-1_000_000, 1_000_000, rows))
@@ -79,63 +144,62 @@ def make_cases(rows: int) -> Dict[str, Dict[str, Callable[[], object]]]:
     sort_strings = pa.array(rng.integers(0, 10**12, min(rows, 1_000_000)).astype(str))
     values = pa.array(rng.random(rows))
 
-    cases: Dict[str, Dict[str, Callable[[], object]]] = {
-        "add int64": {
-            "bowstring": lambda: compute.call("+", left, right),
-            "pyarrow": lambda: pc.add_checked(left, right),
-        },
-        "greater+filter": {
-            "bowstring": lambda: compute.filter(left, compute.call(">", left, 0)),
-            "pyarrow": lambda: pc.filter(left, pc.greater(left, 0)),
-        },
-        "upper": {
-            "bowstring": lambda: compute.call("upper", strings),
-            "pyarrow": lambda: pc.utf8_upper(strings),
-        },
-        "contains": {
-            "bowstring": lambda: compute.call("contains", strings, "lie"),
-            "pyarrow": lambda: pc.match_substring(strings, "lie"),
-        },
-        "cast string->int": {
-            "bowstring": lambda: compute.call("cast", digits, to="bigint"),
-            "pyarrow": lambda: pc.cast(digits, pa.int64()),
-        },
-        "sort int64": {
-            "bowstring": lambda: compute.sort_indices([left]),
-            "pyarrow": lambda: pc.sort_indices(left),
-        },
-        "sort strings (1M)": {
-            "bowstring": lambda: compute.sort_indices([sort_strings]),
-            "pyarrow": lambda: pc.sort_indices(sort_strings),
-        },
-        "hash int64": {
-            "bowstring": lambda: compute.call("hash", left),
-            "duckdb": duckdb_query("SELECT hash(x) FROM t", t=pa.table({"x": left})),
-        },
+    def single_threaded(ours: Callable[[], object], peer: Callable[[], object],
+                        library: str = "pyarrow", note: str = "") -> Case:
+        return Case(1, ours, [Peer(library, library, 1, peer, note)])
+
+    cases: Dict[str, Case] = {
+        "add int64": single_threaded(lambda: compute.call("+", left, right),
+                                     lambda: pc.add_checked(left, right)),
+        "greater+filter": single_threaded(
+            lambda: compute.filter(left, compute.call(">", left, 0)),
+            lambda: pc.filter(left, pc.greater(left, 0))),
+        "upper": single_threaded(lambda: compute.call("upper", strings),
+                                 lambda: pc.utf8_upper(strings)),
+        "contains": single_threaded(lambda: compute.call("contains", strings, "lie"),
+                                    lambda: pc.match_substring(strings, "lie")),
+        "cast string->int": single_threaded(lambda: compute.call("cast", digits, to="bigint"),
+                                            lambda: pc.cast(digits, pa.int64())),
+        "sort int64": single_threaded(lambda: compute.sort_indices([left]),
+                                      lambda: pc.sort_indices(left)),
+        "sort strings (1M)": single_threaded(lambda: compute.sort_indices([sort_strings]),
+                                             lambda: pc.sort_indices(sort_strings)),
+        "hash int64": single_threaded(
+            lambda: compute.call("hash", left),
+            duckdb_query("SELECT hash(x) FROM t", 1, t=pa.table({"x": left})),
+            library="duckdb", note="a different hash function"),
     }
+
+    threads = min(bowstring_threads(), max(1, rows // GROUP_BY_ROWS_PER_THREAD))
+
+    def grouped(ours: Callable[[], object], table: pa.Table, keys: List[str]) -> Case:
+        sql = f"SELECT {', '.join(keys)}, sum(v) FROM t GROUP BY {', '.join(keys)}"
+        peers = [
+            Peer("pyarrow", "pyarrow", threads, pyarrow_group_sum(table, keys, threads)),
+            Peer("duckdb", "duckdb", threads, duckdb_query(sql, threads, t=table)),
+        ]
+        if threads > 1:
+            peers.append(Peer("pyarrow 1t", "pyarrow", 1, pyarrow_group_sum(table, keys, 1)))
+        return Case(threads, ours, peers)
+
     for groups in (10, 10_000, 1_000_000):
         keys = pa.array(rng.integers(0, groups, rows))
-        table = pa.table({"k": keys, "v": values})
-        cases[f"group sum, {groups:,} groups"] = {
-            "bowstring": lambda keys=keys: compute.group_by([keys], [("sum", [values])]),
-            "pyarrow": lambda table=table: table.group_by("k").aggregate([("v", "sum")]),
-            "pyarrow 1t": lambda table=table: table.group_by("k", use_threads=False).aggregate(
-                [("v", "sum")]
-            ),
-            "duckdb": duckdb_query("SELECT k, sum(v) FROM t GROUP BY k", t=table),
-        }
+        cases[f"group sum, {groups:,} groups"] = grouped(
+            lambda keys=keys: compute.group_by([keys], [("sum", [values])]),
+            pa.table({"k": keys, "v": values}), ["k"])
     names = pa.array(words[rng.integers(0, len(words), rows)])
     small_keys = pa.array(rng.integers(0, 10, rows))
-    two_keys = pa.table({"s": names, "k": small_keys, "v": values})
-    cases["group sum, string+int keys"] = {
-        "bowstring": lambda: compute.group_by([names, small_keys], [("sum", [values])]),
-        "pyarrow": lambda: two_keys.group_by(["s", "k"]).aggregate([("v", "sum")]),
-        "pyarrow 1t": lambda: two_keys.group_by(["s", "k"], use_threads=False).aggregate(
-            [("v", "sum")]
-        ),
-        "duckdb": duckdb_query("SELECT s, k, sum(v) FROM t GROUP BY s, k", t=two_keys),
-    }
+    cases["group sum, string+int keys"] = grouped(
+        lambda: compute.group_by([names, small_keys], [("sum", [values])]),
+        pa.table({"s": names, "k": small_keys, "v": values}), ["s", "k"])
     return cases
+
+
+def time_peer(peer: Peer, repetitions: int) -> float:
+    """The best time of `peer`, pyarrow's thread pool sized to its thread count meanwhile."""
+    pool = pyarrow_cpu_count(peer.threads) if peer.library == "pyarrow" else contextlib.nullcontext()
+    with pool:
+        return best_time(peer.run, repetitions)
 
 
 def main() -> int:
@@ -143,32 +207,34 @@ def main() -> int:
     if not list((ROOT / "python" / "bowstring").glob("_core*.so")):
         sys.exit(f"bowstring's extension module is not built: run `make build` ({args.build})")
     pattern = re.compile(args.filter)
-    cases = {name: runs for name, runs in make_cases(args.rows).items() if pattern.search(name)}
+    cases = {name: case for name, case in make_cases(args.rows).items() if pattern.search(name)}
     print(f"{args.rows:,} rows, best of {args.repetitions} after a warm-up; "
-          "ratio = peer time / Bowstring time (above 1: Bowstring is faster)\n")
-    header = f"{'case':<26}{'bowstring s':>12}{'peer':>11}{'peer s':>10}{'ratio':>8}"
-    print(header)
-    print("-" * len(header))
+          "ratio = peer time / Bowstring time (above 1: Bowstring is faster)")
+    header = ratio_header(CASE_WIDTH)
     slower: List[str] = []
-    for name, runs in cases.items():
-        ours = best_time(runs["bowstring"], args.repetitions)
-        first = True
-        for peer, run in runs.items():
-            if peer == "bowstring":
+    # One table per Bowstring thread count, its setup line naming the paired sides.
+    for threads in dict.fromkeys(case.threads for case in cases.values()):
+        paired = {"pyarrow": pyarrow_side(threads), "duckdb": duckdb_side(threads)}
+        print()
+        print(setup_line(bowstring_side(threads), *paired.values()))
+        print(header)
+        print("-" * len(header))
+        for name, case in cases.items():
+            if case.threads != threads:
                 continue
-            theirs = best_time(run, args.repetitions)
-            ratio = theirs / ours
-            label = name if first else ""
-            ours_cell = f"{ours:>12.4f}" if first else " " * 12
-            print(f"{label:<26}{ours_cell}{peer:>11}{theirs:>10.4f}{ratio:>8.2f}")
-            first = False
-            if peer.startswith("pyarrow") and ratio < 1.0:
-                slower.append(f"{name} vs {peer} ({ratio:.2f}x)")
+            ours = best_time(case.bowstring, args.repetitions)
+            for index, peer in enumerate(case.peers):
+                theirs = time_peer(peer, args.repetitions)
+                note = unpaired_note(peer_side(peer.library, peer.threads), paired[peer.library])
+                notes = "; ".join(text for text in (note, peer.note) if text)
+                print(ratio_row(name, ours, peer.label, theirs, notes, CASE_WIDTH, index == 0))
+                if peer.library == "pyarrow" and not note and theirs < ours:
+                    slower.append(f"{name} ({theirs / ours:.2f}x)")
     print()
     if slower:
-        print("slower than pyarrow.compute: " + ", ".join(slower))
+        print("slower than pyarrow.compute on the same threads: " + ", ".join(slower))
     else:
-        print("not slower than pyarrow.compute on any case")
+        print("not slower than pyarrow.compute on the same threads on any case")
     return 0
 
 

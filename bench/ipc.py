@@ -5,9 +5,14 @@ int64, float64 or utf8 values in 1, 16 or 256 columns) through both libraries in
 and prints per case the time of each, the ratio Bowstring/libarrow (below 1: Bowstring is
 faster) and Bowstring's throughput over the batch's body bytes, next to memcpy's.
 
-Times are wall-clock time per iteration (libarrow compresses on its thread pool), the minimum
-over the repetitions, which are interleaved at random so that both sides see the same machine
-load.
+Both libraries compress and decompress bodies on several threads (Bowstring on its own,
+libarrow on its CPU thread pool), the rest on the calling thread; both allocate from mimalloc
+with the same committed arena (the binary runs with benchmark_runs.SAME_MIMALLOC). The first
+line names both sides' threads and allocators as the binary reports them.
+
+Times are wall-clock time per iteration (compression work on other threads included), the
+minimum over the repetitions, which are interleaved at random so that both sides see the same
+machine load.
 Usage: python bench/ipc.py [BUILD_DIR] [--repetitions N] [--min-time SECONDS] [--filter RE]
 """
 
@@ -16,7 +21,22 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from benchmark_runs import MICROSECONDS, cell, listed, parse_args, run
+from benchmark_runs import (
+    MICROSECONDS,
+    SAME_MIMALLOC,
+    cell,
+    libarrow_sides,
+    listed,
+    paired_setup_line,
+    parse_args,
+    run,
+    threads,
+)
+
+
+def compression_threads(context: dict, library: str) -> str:
+    """The threads `library` ("bowstring" or "libarrow") compresses on, from the context."""
+    return f"up to {threads(int(context[library + '_threads']))} for (de)compression, 1 otherwise"
 
 
 def best(report: dict) -> dict[tuple[str, str], dict[str, tuple[float, float]]]:
@@ -37,11 +57,17 @@ def main() -> None:
     args = parse_args(__doc__.splitlines()[0], repetitions=3, min_time=0.1)
 
     binary = Path(args.build) / "bench" / "bowstring_bench_ipc"
-    cases = best(run(binary, args.repetitions, args.min_time, args.filter))
+    report = run(binary, args.repetitions, args.min_time, args.filter, SAME_MIMALLOC)
+    cases = best(report)
     names = listed(binary, args.filter)
     order = list(dict.fromkeys(tuple(name.split("/")[:2]) for name in names))
     memcpy = {workload: sides["bowstring"][1] for (op, workload), sides in cases.items()
               if op == "Memcpy" and "bowstring" in sides}
+    context = report["context"]
+    if "libarrow_version" in context:
+        print(paired_setup_line(*libarrow_sides(
+            context, compression_threads(context, "bowstring"),
+            compression_threads(context, "libarrow"), SAME_MIMALLOC)))
     print(f"Wall-clock time per iteration in microseconds, best of {args.repetitions}; "
           "ratio = Bowstring / libarrow, lower is better; GB/s over the batch's body bytes")
     print()

@@ -35,6 +35,7 @@
 #include "bowstring/interchange/io.h"
 #include "bowstring/interchange/ipc.h"
 #include "bowstring/table/record_batch.h"
+#include "setup_context.h"
 
 #ifdef BOWSTRING_BENCH_LIBARROW
 #include <arrow/api.h>
@@ -419,6 +420,7 @@ int main(int argc, char** argv) {
   }
   int status = 0;
   try {
+    bowstring_bench::add_setup_context();
     register_all();
     benchmark::RunSpecifiedBenchmarks();
   } catch (const std::exception& error) {

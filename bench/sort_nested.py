@@ -1,13 +1,21 @@
-"""Times Bowstring's sort of struct and list keys against pyarrow, in this process, and prints
-the ratios.
+"""Times Bowstring's sort of struct and list keys against pyarrow and DuckDB, in this process,
+and prints the ratios.
 
-Cases (ROWS = 1 million unless --rows says otherwise; about 5% nulls at every level):
+Cases (ROWS = 1 million unless --rows says otherwise; about 5% nulls at every level), each
+ascending with nulls first (Spark's default) on every side:
 
 - ``struct<int64,double>`` and ``struct<string,int32>``: against pyarrow's multi-key
   ``sort_indices`` of a table of the struct's fields (pyarrow cannot sort a struct column; the
-  flat fields are the same work);
-- ``list<int32>`` (0 to 5 elements of 20 values): pyarrow cannot sort lists, so the peer is its
-  sort of one flat int64 column of ROWS values, a yardstick rather than the same work.
+  flat fields are the same work) and DuckDB's ``ORDER BY`` of the struct column;
+- ``list<int32>`` (0 to 5 elements of 20 values): against DuckDB's ``ORDER BY`` of the list
+  column (pyarrow cannot sort lists).
+
+DuckDB sorts the rows' numbers by the key (``SELECT i FROM t ORDER BY key``) and returns them as
+an Arrow table, as Bowstring returns the sorted row numbers; it puts null fields and elements
+after the values (``NULLS FIRST`` applies to the key itself), where Spark puts them first: the
+same work, another order, as its rows' note says. Bowstring's sort runs on the
+calling thread; so do pyarrow's ``sort_indices`` and DuckDB, set to one thread. The first line
+names both sides' threads and allocators.
 
 Each case runs once to warm up, then REPETITIONS times; the best time counts. A ratio above 1
 means Bowstring is faster than the peer.
@@ -30,14 +38,36 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
 
 from bowstring import compute  # noqa: E402
-from benchmark_runs import best_time  # noqa: E402
+from benchmark_runs import (  # noqa: E402
+    best_time,
+    bowstring_side,
+    duckdb_side,
+    pyarrow_side,
+    ratio_header,
+    ratio_row,
+    setup_line,
+)
 
-Case = Tuple[str, Callable[[], object], Callable[[], object]]
+# (peer, its sort, a note on how it differs) of one case
+Peer = Tuple[str, Callable[[], object], str]
+# (name, Bowstring's sort, the peers')
+Case = Tuple[str, Callable[[], object], List[Peer]]
+CASE_WIDTH = 22
+DUCKDB_NOTE = "nulls inside the key last"
 
+
+def duckdb_sort(key: pa.Array) -> Callable[[], object]:
+    """DuckDB's sort, on one thread, of the row numbers by `key` (ascending, nulls first)."""
+    import duckdb
+
+    connection = duckdb.connect()
+    connection.execute("SET threads TO 1")
+    connection.register("t", pa.table({"i": pa.array(np.arange(len(key))), "key": key}))
+    return lambda: connection.sql("SELECT i FROM t ORDER BY key ASC NULLS FIRST").to_arrow_table()
 
 
 def cases(rows: int) -> List[Case]:
-    """(name, Bowstring's sort, the peer's) for every case, over random data of `rows` rows."""
+    """(name, Bowstring's sort, the peers') for every case, over random data of `rows` rows."""
     rng = np.random.default_rng(7)
 
     def nulls() -> np.ndarray:
@@ -59,37 +89,46 @@ def cases(rows: int) -> List[Case]:
         mask=rng.random(element_count) < 0.05,
     )
     lists = pa.ListArray.from_arrays(pa.array(offsets), elements, mask=pa.array(nulls()))
-    flat = pa.array(rng.integers(-(10**6), 10**6, rows))
 
     def struct_case(name: str, key: pa.StructArray) -> Case:
         table = pa.table({field.name: key.field(i) for i, field in enumerate(key.type)})
-        order = [(field.name, "ascending") for field in key.type]
+        order = [(field.name, "ascending", "at_start") for field in key.type]
+
+        def pyarrow_sort() -> object:
+            return pc.sort_indices(table, sort_keys=order)
+
         return (
             name,
             lambda: compute.sort_indices([key]),
-            lambda: pc.sort_indices(table, sort_keys=order),
+            [("pyarrow", pyarrow_sort, ""), ("duckdb", duckdb_sort(key), DUCKDB_NOTE)],
         )
 
     return [
         struct_case("struct<int64,double>", pairs),
         struct_case("struct<string,int32>", labelled),
-        ("list<int32>", lambda: compute.sort_indices([lists]), lambda: pc.sort_indices(flat)),
+        ("list<int32>", lambda: compute.sort_indices([lists]),
+         [("duckdb", duckdb_sort(lists), DUCKDB_NOTE)]),
     ]
 
 
 def main() -> None:
-    """Runs every case and prints Bowstring's time, the peer's and their ratio."""
+    """Runs every case and prints Bowstring's time, each peer's and their ratio."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--repetitions", type=int, default=5)
     arguments = parser.parse_args()
-    for name, ours, peer in cases(arguments.rows):
+    print(f"{arguments.rows:,} rows, best of {arguments.repetitions} after a warm-up; "
+          "ratio = peer time / Bowstring time (above 1: Bowstring is faster)")
+    print()
+    print(setup_line(bowstring_side(1), pyarrow_side(1), duckdb_side(1)))
+    header = ratio_header(CASE_WIDTH)
+    print(header)
+    print("-" * len(header))
+    for name, ours, peers in cases(arguments.rows):
         our_time = best_time(ours, arguments.repetitions)
-        peer_time = best_time(peer, arguments.repetitions)
-        print(
-            f"{name:22s} bowstring {our_time * 1000:8.1f} ms   pyarrow {peer_time * 1000:8.1f} ms"
-            f"   ratio {peer_time / our_time:5.2f}"
-        )
+        for index, (peer, run, note) in enumerate(peers):
+            peer_time = best_time(run, arguments.repetitions)
+            print(ratio_row(name, our_time, peer, peer_time, note, CASE_WIDTH, index == 0))
 
 
 if __name__ == "__main__":

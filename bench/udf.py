@@ -17,6 +17,10 @@ pyarrow 26.0.1, pandas 3.1.1, numpy; Java 17), as a subprocess with local[1] and
 its jobs write to the "noop" sink, Bowstring's results are read into a pyarrow Table.
 Times are wall-clock seconds, the best of the repetitions after a warm-up run.
 
+Each ratio pairs N of Bowstring's worker processes with PySpark's local[N] (N task threads,
+each with its Python worker); the floor runs on one thread in this process, and the lines
+comparing the worker pool with it say so. Setup lines name each side's threads and allocators.
+
 Usage: python bench/udf.py [BUILD_DIR] [--rows N] [--repetitions N] [--no-pyspark]
 """
 
@@ -36,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
 
 from bowstring import udf  # noqa: E402
-from benchmark_runs import best_time  # noqa: E402
+from benchmark_runs import Side, best_time, bowstring_allocator, setup_line, threads  # noqa: E402
 
 PYSPARK_VENV = ROOT / ".venv-pyspark"
 PYSPARK_REQUIREMENTS = ["pyspark==4.3.0", "pyarrow==26.0.1", "pandas==3.1.1", "numpy"]
@@ -179,6 +183,40 @@ def pyspark_times(rows: int, repetitions: int) -> Dict[Tuple[str, int], float]:
     return times
 
 
+def pyarrow_pin() -> str:
+    """The pyarrow version .venv-pyspark installs."""
+    return next(pin for pin in PYSPARK_REQUIREMENTS if pin.startswith("pyarrow==")).split("==")[1]
+
+
+def worker_allocator(pyarrow_version: str) -> str:
+    """The allocator of the pyarrow batches a Python worker of pyarrow `pyarrow_version` makes:
+    its default memory pool, known when it is the version this process runs."""
+    if pyarrow_version == pa.__version__:
+        return f"pyarrow {pyarrow_version} {pa.default_memory_pool().backend_name} in the workers"
+    return f"pyarrow {pyarrow_version}'s default pool in the workers"
+
+
+def pairing_sides(workers: int) -> Tuple[Side, Side]:
+    """Bowstring's worker pool and PySpark's local[workers], as a table's rows pair them."""
+    ours = Side(
+        "Bowstring",
+        threads(workers, "worker process", "worker processes") + ", 1 thread each",
+        f"{bowstring_allocator()} in the engine, {worker_allocator(pa.__version__)}",
+    )
+    spark = Side(
+        "PySpark " + PYSPARK_REQUIREMENTS[0].split("==")[1],
+        f"local[{workers}] ({threads(workers, 'task thread')}, a Python worker each)",
+        f"the JVM's heap (4g), {worker_allocator(pyarrow_pin())}",
+    )
+    return ours, spark
+
+
+def floor_side() -> Side:
+    """The computation done in this process, the floor of the worker pool's."""
+    return Side("this process", threads(1),
+                f"pyarrow {pa.__version__} {pa.default_memory_pool().backend_name}")
+
+
 def cell(value: Optional[float], width: int, digits: int = 3) -> str:
     return f"{'-':>{width}}" if value is None else f"{value:>{width}.{digits}f}"
 
@@ -203,6 +241,9 @@ def main() -> None:
         "ratios below 1: Bowstring is faster"
     )
     print()
+    for workers in WORKER_COUNTS:
+        print(f"workers {workers}: {setup_line(*pairing_sides(workers))}")
+    print()
     print(
         f"{'job':15}{'workers':>8}{'socket':>9}{'shm':>9}{'pyspark':>9}"
         f"{'socket/pyspark':>16}{'shm/pyspark':>13}"
@@ -219,10 +260,12 @@ def main() -> None:
                 f"{cell(spark_time and shm_time / spark_time, 13, 2)}"
             )
     print()
-    print("In this process (the floor):")
+    print(f"The floor, in {floor_side()}:")
     for name, seconds in floors.items():
         print(f"  {name:24}{cell(seconds, 9)}")
     print()
+    print("Worker pool / floor (unpaired): Bowstring on the workers column's worker processes "
+          f"against {floor_side()}")
     print(f"{'job / floor':32}{'workers':>8}{'socket':>9}{'shm':>9}")
     for name, floor in (
         ("pandas_series / batches floor", floors["pandas_series batches"]),
