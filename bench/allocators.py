@@ -30,7 +30,8 @@ IN_PROCESS = {
 }
 
 
-def run(binary: Path, preload: str | None, case_filter: str) -> dict[str, tuple[float, int]]:
+def run(binary: Path, preload: str | None,
+        case_filter: str) -> dict[str, tuple[float, int]]:
     """{benchmark name: (wall-clock time, threads allocating at once)}."""
     env = dict(os.environ)
     if preload:
@@ -40,7 +41,8 @@ def run(binary: Path, preload: str | None, case_filter: str) -> dict[str, tuple[
          "--benchmark_min_time=0.2"],
         env=env, check=True, capture_output=True, text=True,
     ).stdout
-    return {b["name"]: (b["real_time"], int(b["threads"])) for b in json.loads(output)["benchmarks"]}
+    benchmarks = json.loads(output)["benchmarks"]
+    return {b["name"]: (b["real_time"], int(b["threads"])) for b in benchmarks}
 
 
 def main() -> None:

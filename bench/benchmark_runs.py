@@ -123,27 +123,6 @@ def pairing_note(ours: Side, theirs: Side) -> str:
     return f"unpaired: {' and '.join(differences)} differ" if differences else ""
 
 
-def libarrow_sides(context: Mapping[str, str], our_threads: str, their_threads: str,
-                   environment: Mapping[str, str], our_allocator: str = "",
-                   their_allocator: str = "") -> tuple[Side, Side]:
-    """Bowstring's and libarrow's side of a Google Benchmark run under `environment`, from the
-    context the binary reports (bench/setup_context.h): each library's default allocator
-    unless the run's cases choose `our_allocator` and `their_allocator`."""
-    ours = our_allocator or context.get("bowstring_allocator", "?")
-    theirs = their_allocator or context.get("libarrow_pool", "?")
-    return (
-        Side("Bowstring", our_threads, allocator_label(ours, BOWSTRING_MIMALLOC_ARENA, environment)),
-        Side(f"libarrow {context.get('libarrow_version', '(not built)')}", their_threads,
-             allocator_label(theirs, "", environment)),
-    )
-
-
-def paired_setup_line(ours: Side, theirs: Side) -> str:
-    """The setup line of two libraries' sides, with a note when they are not paired alike."""
-    note = pairing_note(ours, theirs)
-    return setup_line(ours, theirs) + (f" ({note})" if note else "")
-
-
 def bowstring_threads() -> int:
     """The threads Bowstring's parallel work (grouped aggregation, IPC compression) may use.
 
@@ -215,6 +194,28 @@ def duckdb_allocator() -> str:
         if b"duckdb_je_malloc" in module.read_bytes():
             return "jemalloc (bundled)"
     return "system malloc"
+
+
+def libarrow_sides(context: Mapping[str, str], our_threads: str, their_threads: str,
+                   environment: Mapping[str, str], our_allocator: str = "",
+                   their_allocator: str = "") -> tuple[Side, Side]:
+    """Bowstring's and libarrow's side of a Google Benchmark run under `environment`, from the
+    context the binary reports (bench/setup_context.h): each library's default allocator
+    unless the run's cases choose `our_allocator` and `their_allocator`."""
+    ours = our_allocator or context.get("bowstring_allocator", "?")
+    theirs = their_allocator or context.get("libarrow_pool", "?")
+    return (
+        Side("Bowstring", our_threads,
+             allocator_label(ours, BOWSTRING_MIMALLOC_ARENA, environment)),
+        Side(f"libarrow {context.get('libarrow_version', '(not built)')}", their_threads,
+             allocator_label(theirs, "", environment)),
+    )
+
+
+def paired_setup_line(ours: Side, theirs: Side) -> str:
+    """The setup line of two libraries' sides, with a note when they are not paired alike."""
+    note = pairing_note(ours, theirs)
+    return setup_line(ours, theirs) + (f" ({note})" if note else "")
 
 
 # --- Tables of peer/Bowstring ratios (compute.py, sort_nested.py) ------------------------------
