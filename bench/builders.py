@@ -6,8 +6,9 @@ libraries in one process, and prints per case the time of each and the ratio Bow
 column group named with both sides' allocators above the table:
 
 - both on the C library's allocator;
-- both on mimalloc, each copy with the committed arena Bowstring's reserves (the binary runs
-  with MIMALLOC_RESERVE_OS_MEMORY for these cases);
+- both on mimalloc (the system's libmimalloc for Bowstring, libarrow's bundled copy, not the
+  same release), each with the committed arena Bowstring's reserves (the binary runs with
+  MIMALLOC_RESERVE_OS_MEMORY for these cases);
 - each library with its default allocator as it ships (Bowstring's mimalloc reserves its arena,
   libarrow's pool does not), the only pairing of the slicing cases, which allocate no buffers.
 
