@@ -81,6 +81,27 @@ TEST(ThreadPool, NestedGroupsCompleteOnEverySize) {
   }
 }
 
+TEST(ThreadPool, OtherThreadsStealFromABusyWorkersQueue) {
+  // A task queues work (on its worker's own queue when a worker runs it) and, without waiting
+  // for it, blocks until it has started (at most 30 s): only another thread can start it.
+  ThreadPool pool(3);
+  std::atomic<bool> stolen{false};
+  TaskGroup outer(pool);
+  outer.submit([&] {
+    std::atomic<bool> started{false};
+    TaskGroup inner(pool);
+    inner.submit([&] { started = true; });
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (!started && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::yield();
+    }
+    stolen = started.load();
+    inner.wait();
+  });
+  outer.wait();
+  EXPECT_TRUE(stolen);
+}
+
 TEST(ThreadPool, TheFirstExceptionReachesTheWaiterAfterRunningTasksFinish) {
   ThreadPool pool(4);
   std::atomic<int> started{0};
