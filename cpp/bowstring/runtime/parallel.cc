@@ -67,10 +67,11 @@ void parallel_for(ThreadPool& pool, int64_t count, int threads,
   for (int worker = 1; worker < runners; ++worker) {
     group.submit([&run, worker] { run(worker); });
   }
-  run(0);
-  // Every index is taken by now: runners that have not started would find nothing to do.
-  group.cancel();
-  group.wait();
+  group.run_and_wait([&] {
+    run(0);
+    // Every index is taken by now: runners that have not started would find nothing to do.
+    group.cancel();
+  });
   if (first_error) {
     std::rethrow_exception(first_error);
   }

@@ -8,11 +8,11 @@ namespace bowstring {
 class ThreadPool;
 
 /// Number of threads worth using for CPU-bound work: the size of the pool `parallel_for` runs
-/// on (the calling worker's pool, else the process-wide one, see `default_thread_pool`).
+/// on (the pool whose task calls it, else the process-wide one, see `default_thread_pool`).
 int hardware_threads();
 
 /// Calls `task(i, worker)` for every i in [0, count), on up to `threads` threads (the calling
-/// thread is one of them) of the calling worker's pool, else of the process-wide pool; `worker`
+/// thread is one of them) of the pool whose task calls it, else of the process-wide pool; `worker`
 /// in [0, threads) identifies the runner, so that tasks can use per-thread state (no two calls
 /// with one `worker` overlap). Each runner takes the next index until none is left. If tasks
 /// throw, the remaining indices are skipped and the first exception is rethrown once every

@@ -130,15 +130,29 @@ TEST(ParallelFor, AnExceptionInANestedCallReachesTheOuterCaller) {
 TEST(ParallelFor, RunsOnTheGivenPoolWithAtMostItsSize) {
   ThreadPool pool(2);
   std::atomic<bool> worker_out_of_range{false};
+  std::atomic<bool> elsewhere{false};
   std::atomic<int> calls{0};
-  parallel_for(pool, 1000, 16, [&](int64_t, int worker) {
+  parallel_for(pool, 1000, 16, [&](int64_t i, int worker) {
     ++calls;
     if (worker < 0 || worker >= 2) {
       worker_out_of_range = true;
     }
+    // Every call, the calling thread's too, runs as the pool's work: nested calls stay on it.
+    if (ThreadPool::current() != &pool) {
+      elsewhere = true;
+    }
+    if (i % 100 == 0) {
+      parallel_for(4, 4, [&](int64_t, int nested_worker) {
+        if (ThreadPool::current() != &pool || nested_worker >= 2) {
+          elsewhere = true;
+        }
+      });
+    }
   });
   EXPECT_EQ(calls.load(), 1000);
   EXPECT_FALSE(worker_out_of_range);
+  EXPECT_FALSE(elsewhere);
+  EXPECT_EQ(ThreadPool::current(), nullptr);
 }
 
 }  // namespace

@@ -31,6 +31,8 @@ struct ThreadPool::TaskQueue {
 
 namespace {
 
+/// The pool whose task the thread is running, and the thread's worker index in it (-1 for a
+/// thread that runs the pool's tasks while it waits).
 struct CurrentWorker {
   ThreadPool* pool = nullptr;
   int index = -1;
@@ -149,12 +151,21 @@ void ThreadPool::run(Task& task) {
   }
 }
 
+void ThreadPool::run_here(Task& task) {
+  // While it runs the pool's task, the calling thread belongs to the pool: work the task
+  // submits (a nested parallel_for) stays on this pool.
+  const int self = current_worker.pool == this ? current_worker.index : -1;
+  const CurrentWorker outside = std::exchange(current_worker, {this, self});
+  run(task);
+  current_worker = outside;
+}
+
 void ThreadPool::help_until(const std::function<bool()>& done) {
   const int self = current_worker.pool == this ? current_worker.index : -1;
   Task task;
   while (!done()) {
     if (take(self, task)) {
-      run(task);
+      run_here(task);
       continue;
     }
     std::unique_lock lock(sleep_mutex_);
@@ -207,6 +218,15 @@ void TaskGroup::submit(std::function<void()> task) {
     --state_->pending;
     throw;
   }
+}
+
+void TaskGroup::run_and_wait(std::function<void()> task) {
+  if (!state_->cancelled) {
+    ++state_->pending;
+    ThreadPool::Task here{std::move(task), state_};
+    pool_.run_here(here);
+  }
+  wait();
 }
 
 void TaskGroup::wait() {

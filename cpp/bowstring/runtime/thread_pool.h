@@ -41,7 +41,8 @@ class ThreadPool {
   /// Threads that run tasks: the workers that started, plus one waiting thread.
   int size() const { return static_cast<int>(workers_.size()) + 1; }
 
-  /// The pool whose worker is the calling thread, or null.
+  /// The pool whose task the calling thread is running (as a worker, or while it waits for a
+  /// group), or null.
   static ThreadPool* current();
 
  private:
@@ -55,6 +56,8 @@ class ThreadPool {
   bool take(int self, Task& task);
   /// Runs `task` unless its group was cancelled, then counts it done.
   void run(Task& task);
+  /// `run` on the calling thread, as a thread of this pool while the task runs.
+  void run_here(Task& task);
   /// Runs queued tasks until `done()` holds, sleeping only while nothing is queued.
   void help_until(const std::function<bool()>& done);
   void work(int self);
@@ -87,6 +90,8 @@ class TaskGroup {
   /// Waits until every submitted task has run or been skipped, running queued tasks of the pool
   /// meanwhile; rethrows the first exception a task threw.
   void wait();
+  /// Runs `task` as a task of the group on the calling thread, at once, then `wait()`s.
+  void run_and_wait(std::function<void()> task);
   void cancel();
   bool cancelled() const;
 

@@ -50,16 +50,17 @@ TEST(ThreadPool, CurrentNamesTheWorkersPool) {
   std::atomic<int> foreign{0};
   TaskGroup group(pool);
   for (int i = 0; i < 100; ++i) {
+    // Tasks run on the pool's workers or on this thread while it waits: in both cases, the
+    // pool is theirs.
     group.submit([&] {
-      // Tasks run on the pool's workers or on this thread while it waits.
-      ThreadPool* current = ThreadPool::current();
-      if (current != &pool && current != nullptr) {
+      if (ThreadPool::current() != &pool) {
         ++foreign;
       }
     });
   }
   group.wait();
   EXPECT_EQ(foreign.load(), 0);
+  EXPECT_EQ(ThreadPool::current(), nullptr);
 }
 
 TEST(ThreadPool, NestedGroupsCompleteOnEverySize) {
@@ -174,6 +175,27 @@ TEST(ThreadPool, RunningTasksSeeTheCancellation) {
   EXPECT_EQ(others.load(), 0);
 }
 
+TEST(ThreadPool, RunAndWaitRunsOnTheCallingThreadAsTheGroupsTask) {
+  ThreadPool pool(3);
+  std::atomic<int> others{0};
+  TaskGroup group(pool);
+  for (int i = 0; i < 10; ++i) {
+    group.submit([&] { ++others; });
+  }
+  std::thread::id ran_on;
+  ThreadPool* pool_seen = nullptr;
+  group.run_and_wait([&] {
+    ran_on = std::this_thread::get_id();
+    pool_seen = ThreadPool::current();
+  });
+  EXPECT_EQ(ran_on, std::this_thread::get_id());
+  EXPECT_EQ(pool_seen, &pool);
+  EXPECT_EQ(others.load(), 10);
+  EXPECT_THROW(group.run_and_wait([] { throw std::logic_error("inline task failed"); }),
+               std::logic_error);
+  EXPECT_TRUE(group.cancelled());
+}
+
 TEST(ThreadPool, TheDestructorOfAGroupCancelsAndWaits) {
   ThreadPool pool(1);
   int ran = 0;
@@ -254,13 +276,23 @@ TEST(ThreadPool, AFailedThreadStartLeavesThePoolWithTheThreadsItGot) {
       EXPECT_EQ(count.load(), 1);
     }
     EXPECT_FALSE(worker_out_of_range);
+    // Nested calls stay on the pool (and within its threads) whichever thread runs them.
     TaskGroup nested(pool);
     std::atomic<int> inner{0};
+    std::atomic<int> elsewhere{0};
     for (int i = 0; i < 8; ++i) {
-      nested.submit([&] { parallel_for(8, 8, [&](int64_t, int) { ++inner; }); });
+      nested.submit([&] {
+        parallel_for(8, 8, [&](int64_t, int worker) {
+          ++inner;
+          if (ThreadPool::current() != &pool || worker > successes) {
+            ++elsewhere;
+          }
+        });
+      });
     }
     nested.wait();
     EXPECT_EQ(inner.load(), 64);
+    EXPECT_EQ(elsewhere.load(), 0);
   }
 }
 
