@@ -8,11 +8,9 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <future>
 #include <iostream>
 #include <random>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "bowstring/array/builder_binary.h"
@@ -26,6 +24,7 @@
 #include "bowstring/interchange/io.h"
 #include "bowstring/interchange/ipc.h"
 #include "bowstring/memory/allocator.h"
+#include "bowstring/runtime/parallel.h"
 #include "bowstring/table/record_batch.h"
 
 namespace bs = bowstring;
@@ -309,10 +308,11 @@ int main() {
   options.window = 3;
   std::cout << "\n" << readings.slice(0, 10).to_string(options) << "\n";
 
-  // Parallel aggregation over zero-copy slices: each task gets a view of the same buffers.
-  const int tasks = std::max(2u, std::thread::hardware_concurrency());
+  // Parallel aggregation over zero-copy slices on the process's thread pool: each task gets a
+  // view of the same buffers.
+  const int tasks = std::max(2, bs::hardware_threads());
   const int64_t per_task = (readings.num_rows() + tasks - 1) / tasks;
-  std::vector<std::future<Summary>> futures;
+  std::vector<bs::RecordBatch> slices;
   for (int64_t offset = 0; offset < readings.num_rows(); offset += per_task) {
     const bs::RecordBatch slice =
         readings.slice(offset, std::min(per_task, readings.num_rows() - offset));
@@ -321,19 +321,26 @@ int main() {
     std::printf("slice [%7lld, +%lld) shares the batch's buffers: %s\n",
                 static_cast<long long>(offset), static_cast<long long>(slice.num_rows()),
                 shares ? "yes" : "no");
-    futures.push_back(std::async(std::launch::async, summarize, slice));
+    slices.push_back(slice);
   }
+  std::vector<Summary> parts(slices.size());
+  bs::parallel_for(static_cast<int64_t>(slices.size()), tasks, [&](int64_t i, int) {
+    parts[static_cast<size_t>(i)] = summarize(slices[static_cast<size_t>(i)]);
+  });
+  const size_t slice_count = slices.size();
+  slices.clear();  // the slices keep the batch's buffers alive
   Summary total;
-  for (std::future<Summary>& future : futures) {
-    const Summary part = future.get();
+  for (const Summary& part : parts) {
     total.rows += part.rows;
     total.valid += part.valid;
     total.sum += part.sum;
     total.max = std::max(total.max, part.max);
   }
-  std::printf("\n%lld readings, %lld with a temperature: mean %.2f, max %.1f (over %zu threads)\n",
-              static_cast<long long>(total.rows), static_cast<long long>(total.valid),
-              total.sum / static_cast<double>(total.valid), total.max, futures.size());
+  std::printf(
+      "\n%lld readings, %lld with a temperature: mean %.2f, max %.1f (%zu slices on a "
+      "pool of %d threads)\n",
+      static_cast<long long>(total.rows), static_cast<long long>(total.valid),
+      total.sum / static_cast<double>(total.valid), total.max, slice_count, bs::hardware_threads());
   print_stats("after the parallel pass");
 
   {

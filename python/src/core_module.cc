@@ -4,6 +4,7 @@
 #include <nanobind/stl/string.h>
 
 #include "bowstring/memory/allocator.h"
+#include "bowstring/runtime/parallel.h"
 #include "bowstring/util/error.h"
 #include "interchange_bindings.h"
 
@@ -68,6 +69,11 @@ NB_MODULE(_core, module) {
       },
       "Statistics of the process-wide default allocator: its name, bytes in use, peak bytes, "
       "total bytes allocated, and the numbers of allocations made and still live.");
+
+  module.def("thread_pool_size", &bowstring::hardware_threads,
+             "Threads of the process-wide pool that runs parallel work (created on first use: "
+             "BOWSTRING_THREADS, else the CPUs the process may use). Raises ValueError if "
+             "BOWSTRING_THREADS is not a whole number from 1 to 4096.");
 
   bowstring::python::bind_interchange(module);
   bowstring::python::bind_ipc(module);

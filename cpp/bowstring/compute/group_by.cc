@@ -6,8 +6,8 @@
 
 #include "bowstring/compute/errors.h"
 #include "bowstring/compute/grouper.h"
+#include "bowstring/runtime/parallel.h"
 #include "bowstring/util/error.h"
-#include "bowstring/util/parallel.h"
 
 namespace bowstring::compute {
 

@@ -21,7 +21,7 @@ struct AggregateCall {
 
 /// How `group_by` spreads its work over threads.
 struct GroupByOptions {
-  /// Threads to use at most; 0: as many as the hardware runs at once.
+  /// Threads to use at most; 0: the thread pool's size (`hardware_threads()`).
   int threads = 0;
   /// Rows each thread gets at least: inputs of fewer than twice this run on the calling thread.
   int64_t min_rows_per_thread = int64_t{1} << 20;

@@ -13,9 +13,9 @@
 #include "bowstring/array/concatenate.h"
 #include "bowstring/array/validate.h"
 #include "bowstring/memory/buffer_builder.h"
+#include "bowstring/runtime/parallel.h"
 #include "bowstring/util/bit_util.h"
 #include "bowstring/util/error.h"
-#include "bowstring/util/parallel.h"
 
 namespace bowstring::ipc {
 
@@ -446,7 +446,7 @@ std::shared_ptr<const Buffer> compress_buffer(Codec& codec, const Buffer& buffer
 }
 
 /// Threads worth using for `bytes` of codec work: one per `kParallelCodecBytes`, at most
-/// `requested` (0: one per core).
+/// `requested` (0: the thread pool's size).
 constexpr int64_t kParallelCodecBytes = int64_t{512} * 1024;
 int codec_threads(int requested, int64_t bytes) {
   const int64_t limit = requested > 0 ? requested : hardware_threads();

@@ -13,6 +13,7 @@
 #include "bowstring/array/builder_binary.h"
 #include "bowstring/array/builder_primitive.h"
 #include "bowstring/interchange/body.h"
+#include "bowstring/memory/allocator.h"
 #include "bowstring/testing/ipc_testing.h"
 #include "bowstring/testing/test_util.h"
 #include "bowstring/util/error.h"
@@ -95,6 +96,24 @@ TEST(ParallelCodecs, ACorruptFrameIsReportedWithItsBuffer) {
     EXPECT_THAT(message, HasSubstr("message 1 (record batch)")) << threads << " threads";
     EXPECT_THAT(message, HasSubstr("buffer 3")) << threads << " threads";
   }
+}
+
+TEST(ParallelCodecs, AnErrorOnACompressingThreadReachesTheWriter) {
+  const RecordBatch batch = large_batch();
+  // Too small for any buffer's compressed copy: every compressing task runs out of memory.
+  BudgetedAllocator budget(default_allocator(), 64 * 1024, "the test's budget");
+  WriteOptions options;
+  options.compression = Compression::kZstd;
+  options.compression_threads = 4;
+  options.allocator = &budget;
+  const std::string message = testing::error_message<OutOfMemory>(
+      [&] { encode_body(batch.columns(), batch.num_rows(), options); });
+  EXPECT_THAT(message, HasSubstr("the test's budget"));
+  EXPECT_EQ(budget.stats().bytes_in_use, 0);
+  // The pool keeps working after the failure.
+  options.allocator = default_allocator();
+  const EncodedBody encoded = encode_body(batch.columns(), batch.num_rows(), options);
+  EXPECT_TRUE(decode(batch, encoded, flatten(encoded), 4).equals(batch));
 }
 
 }  // namespace

@@ -36,8 +36,8 @@ struct WriteOptions {
   bool emit_dictionary_deltas = true;
   /// Memory for compressed buffers and rebased offsets of sliced arrays.
   Allocator* allocator = default_allocator();
-  /// Threads that compress a batch's buffers in parallel (0: one per core). Batches under
-  /// 1 MiB are compressed on the calling thread, where starting threads would cost more.
+  /// Threads that compress a batch's buffers in parallel (0: the thread pool's size). Batches
+  /// under 1 MiB are compressed on the calling thread, where handing out work would cost more.
   int compression_threads = 0;
 };
 
@@ -51,8 +51,8 @@ struct ReadOptions {
   /// The largest size a compressed buffer may claim to decompress to. A larger claim is refused
   /// as malformed (`FormatError`) before anything is allocated; lower it for untrusted input.
   int64_t max_decompressed_size = kMaxBufferSize;
-  /// Threads that decompress a message's buffers in parallel (0: one per core), for compressed
-  /// bodies of 1 MiB and more.
+  /// Threads that decompress a message's buffers in parallel (0: the thread pool's size), for
+  /// compressed bodies of 1 MiB and more.
   int decompression_threads = 0;
 };
 
