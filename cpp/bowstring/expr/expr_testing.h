@@ -17,8 +17,8 @@
 #include "bowstring/array/builder.h"
 #include "bowstring/array/builder_binary.h"
 #include "bowstring/array/builder_primitive.h"
-#include "bowstring/compute/errors.h"
-#include "bowstring/compute/function.h"
+#include "bowstring/compute/core/errors.h"
+#include "bowstring/compute/core/function.h"
 
 namespace bowstring::expr::testing {
 
