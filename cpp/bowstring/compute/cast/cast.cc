@@ -25,6 +25,7 @@
 #include "bowstring/compute/vector/selection.h"
 #include "bowstring/memory/buffer.h"
 #include "bowstring/memory/buffer_builder.h"
+#include "bowstring/types/storage.h"
 #include "bowstring/util/bit_util.h"
 #include "bowstring/util/utf8.h"
 
@@ -253,7 +254,7 @@ std::string sql_value(const ArrayData& data, int64_t i) {
       } else if (data.type->id() == TypeId::kLargeString ||
                  data.type->id() == TypeId::kLargeBinary) {
         value = LargeStringArray(array).value(i);
-      } else if (data.type->id() == TypeId::kStringView || data.type->id() == TypeId::kBinaryView) {
+      } else if (is_view_type(data.type->id())) {
         value = BinaryViewArray(array).value(i);
       } else {
         return "?";

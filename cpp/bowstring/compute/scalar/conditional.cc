@@ -11,6 +11,7 @@
 #include "bowstring/compute/core/predicate_util.h"
 #include "bowstring/compute/scalar/conditional.h"
 #include "bowstring/compute/scalar/predicates.h"
+#include "bowstring/types/storage.h"
 #include "bowstring/util/error.h"
 
 namespace bowstring::compute {
@@ -281,7 +282,7 @@ Array choose(const TypePtr& type, std::span<const Datum> sources, const Selectio
     buffers = choose_binary<int32_t>(sources, selected, length, allocator);
   } else if (id == TypeId::kLargeString || id == TypeId::kLargeBinary) {
     buffers = choose_binary<int64_t>(sources, selected, length, allocator);
-  } else if (id == TypeId::kStringView || id == TypeId::kBinaryView) {
+  } else if (is_view_type(id)) {
     buffers = choose_views(sources, selected, length, allocator);
   } else if (type->byte_width() > 0 && id != TypeId::kDictionary && id != TypeId::kExtension) {
     buffers = {choose_fixed(sources, selected, length, type->byte_width(), allocator)};

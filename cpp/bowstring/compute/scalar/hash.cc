@@ -10,6 +10,7 @@
 #include "bowstring/compute/core/function.h"
 #include "bowstring/compute/core/kernel_util.h"
 #include "bowstring/compute/core/registry_areas.h"
+#include "bowstring/types/storage.h"
 
 namespace bowstring::compute {
 
@@ -173,9 +174,7 @@ int64_t spark_xxhash64_bytes(const uint8_t* bytes, int64_t length, int64_t seed)
 }
 
 std::pair<int64_t, int64_t> list_element_range(const ArrayData& data, int64_t row) {
-  const DataType& type = data.type->id() == TypeId::kExtension
-                             ? *type_cast<ExtensionType>(*data.type).storage_type()
-                             : *data.type;
+  const DataType& type = storage_of(*data.type);
   const uint8_t* offsets = data.buffers[1] != nullptr ? data.buffers[1]->data() : nullptr;
   switch (type.id()) {
     case TypeId::kList:
