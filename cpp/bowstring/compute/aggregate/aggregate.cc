@@ -16,6 +16,7 @@
 #include "bowstring/compute/core/errors.h"
 #include "bowstring/compute/core/function.h"
 #include "bowstring/compute/core/kernel_util.h"
+#include "bowstring/compute/core/lambda_function.h"
 #include "bowstring/compute/core/registry_areas.h"
 #include "bowstring/compute/scalar/decimal.h"
 #include "bowstring/compute/scalar/hash.h"
@@ -191,38 +192,6 @@ class AggregatorBase : public GroupedAggregator {
  protected:
   Allocator* allocator() const { return context_.allocator; }
   ExecContext& context_;
-};
-
-/// An aggregate function defined by two lambdas: type resolution and aggregator creation.
-class LambdaAggregateFunction final : public AggregateFunction {
- public:
-  using Resolver = std::function<Resolution(const std::string&, std::span<const TypePtr>,
-                                            const FunctionOptions&)>;
-  using Maker = std::function<std::unique_ptr<GroupedAggregator>(
-      std::span<const TypePtr>, const FunctionOptions&, ExecContext&)>;
-
-  LambdaAggregateFunction(std::string name, Arity arity, std::string description,
-                          std::vector<std::string> signatures, Resolver resolver, Maker maker)
-      : AggregateFunction(std::move(name), arity, NullHandling::kCustom, std::move(description)),
-        signatures_(std::move(signatures)),
-        resolver_(std::move(resolver)),
-        maker_(std::move(maker)) {}
-
-  std::vector<std::string> signatures() const override { return signatures_; }
-  Resolution resolve(std::span<const TypePtr> arguments,
-                     const FunctionOptions& options) const override {
-    return resolver_(name(), arguments, options);
-  }
-  std::unique_ptr<GroupedAggregator> make_aggregator(std::span<const TypePtr> arguments,
-                                                     const FunctionOptions& options,
-                                                     ExecContext& context) const override {
-    return maker_(arguments, options, context);
-  }
-
- private:
-  std::vector<std::string> signatures_;
-  Resolver resolver_;
-  Maker maker_;
 };
 
 // --- count -----------------------------------------------------------------------------------
@@ -1577,10 +1546,9 @@ template <bool kLast>
 void add_first_last(FunctionRegistry& registry, const std::string& name,
                     std::vector<std::string> aliases, const std::string& description) {
   registry.add(std::make_shared<LambdaAggregateFunction>(
-                   name, Function::Arity{1, 2}, description,
+                   name, Function::Arity{1, 2}, NullHandling::kCustom, description,
                    std::vector<std::string>{"(any[, boolean]) -> any"},
-                   [](const std::string& function, std::span<const TypePtr> arguments,
-                      const FunctionOptions&) {
+                   [](const std::string& function, std::span<const TypePtr> arguments) {
                      check_flag(function, arguments, "BOOLEAN", TypeId::kBoolean);
                      return Resolution{arguments[0],
                                        std::vector<TypePtr>(arguments.begin(), arguments.end())};
@@ -1595,16 +1563,17 @@ void add_first_last(FunctionRegistry& registry, const std::string& name,
 
 void add_moment(FunctionRegistry& registry, const std::string& name, Moment moment,
                 std::vector<std::string> aliases, const std::string& description) {
-  registry.add(
-      std::make_shared<LambdaAggregateFunction>(
-          name, Function::Arity{1, 1}, description, std::vector<std::string>{"(double) -> double"},
-          [](const std::string& function, std::span<const TypePtr> arguments,
-             const FunctionOptions&) { return resolve_double(function, arguments); },
-          [moment](std::span<const TypePtr>, const FunctionOptions&,
-                   ExecContext& context) -> std::unique_ptr<GroupedAggregator> {
-            return std::make_unique<MomentAggregator>(context, moment);
-          }),
-      std::move(aliases));
+  registry.add(std::make_shared<LambdaAggregateFunction>(
+                   name, Function::Arity{1, 1}, NullHandling::kCustom, description,
+                   std::vector<std::string>{"(double) -> double"},
+                   [](const std::string& function, std::span<const TypePtr> arguments) {
+                     return resolve_double(function, arguments);
+                   },
+                   [moment](std::span<const TypePtr>, const FunctionOptions&,
+                            ExecContext& context) -> std::unique_ptr<GroupedAggregator> {
+                     return std::make_unique<MomentAggregator>(context, moment);
+                   }),
+               std::move(aliases));
 }
 
 /// Whether the aggregator serves a grouped aggregation (the `grouped` option `group_by` sets),
@@ -1645,9 +1614,10 @@ std::unique_ptr<GroupedAggregator> make_avg(std::span<const TypePtr> arguments,
 void register_aggregate_functions(FunctionRegistry& registry) {
   using Arity = Function::Arity;
   registry.add(std::make_shared<LambdaAggregateFunction>(
-      "count", Arity{0, -1}, "Number of rows, or of rows where every argument is non-null.",
+      "count", Arity{0, -1}, NullHandling::kCustom,
+      "Number of rows, or of rows where every argument is non-null.",
       std::vector<std::string>{"() -> bigint", "(any, ...) -> bigint"},
-      [](const std::string&, std::span<const TypePtr> arguments, const FunctionOptions&) {
+      [](const std::string&, std::span<const TypePtr> arguments) {
         return Resolution{int64(), std::vector<TypePtr>(arguments.begin(), arguments.end())};
       },
       [](std::span<const TypePtr>, const FunctionOptions&,
@@ -1655,10 +1625,10 @@ void register_aggregate_functions(FunctionRegistry& registry) {
         return std::make_unique<CountAggregator>(context);
       }));
   registry.add(std::make_shared<LambdaAggregateFunction>(
-      "count_distinct", Arity{1, -1},
+      "count_distinct", Arity{1, -1}, NullHandling::kCustom,
       "Number of distinct tuples of the arguments with no null member (COUNT(DISTINCT ...)).",
       std::vector<std::string>{"(any, ...) -> bigint"},
-      [](const std::string&, std::span<const TypePtr> arguments, const FunctionOptions&) {
+      [](const std::string&, std::span<const TypePtr> arguments) {
         return Resolution{int64(), std::vector<TypePtr>(arguments.begin(), arguments.end())};
       },
       [](std::span<const TypePtr> arguments, const FunctionOptions&,
@@ -1667,13 +1637,14 @@ void register_aggregate_functions(FunctionRegistry& registry) {
       }));
   for (const bool try_mode : {false, true}) {
     registry.add(std::make_shared<LambdaAggregateFunction>(
-        try_mode ? "try_sum" : "sum", Arity{1, 1},
+        try_mode ? "try_sum" : "sum", Arity{1, 1}, NullHandling::kCustom,
         try_mode ? "Sum of the non-null values; null on overflow."
                  : "Sum of the non-null values (bigint for integers, with an overflow error).",
         std::vector<std::string>{"(integral) -> bigint", "(double) -> double",
                                  "(decimal(p, s)) -> decimal(p + 10, s)"},
-        [](const std::string& function, std::span<const TypePtr> arguments,
-           const FunctionOptions&) { return resolve_sum(function, arguments); },
+        [](const std::string& function, std::span<const TypePtr> arguments) {
+          return resolve_sum(function, arguments);
+        },
         [try_mode](std::span<const TypePtr> arguments, const FunctionOptions& options,
                    ExecContext& context) {
           return make_sum(arguments, options, context, try_mode);
@@ -1681,13 +1652,14 @@ void register_aggregate_functions(FunctionRegistry& registry) {
   }
   for (const bool try_mode : {false, true}) {
     registry.add(std::make_shared<LambdaAggregateFunction>(
-                     try_mode ? "try_avg" : "avg", Arity{1, 1},
+                     try_mode ? "try_avg" : "avg", Arity{1, 1}, NullHandling::kCustom,
                      try_mode ? "Mean of the non-null values; null when a decimal overflows."
                               : "Mean of the non-null values.",
                      std::vector<std::string>{"(numeric) -> double",
                                               "(decimal(p, s)) -> decimal(p + 4, s + 4)"},
-                     [](const std::string& function, std::span<const TypePtr> arguments,
-                        const FunctionOptions&) { return resolve_avg(function, arguments); },
+                     [](const std::string& function, std::span<const TypePtr> arguments) {
+                       return resolve_avg(function, arguments);
+                     },
                      [try_mode](std::span<const TypePtr> arguments, const FunctionOptions& options,
                                 ExecContext& context) {
                        return make_avg(arguments, options, context, try_mode);
@@ -1696,12 +1668,13 @@ void register_aggregate_functions(FunctionRegistry& registry) {
   }
   for (const bool is_max : {false, true}) {
     registry.add(std::make_shared<LambdaAggregateFunction>(
-        is_max ? "max" : "min", Arity{1, 1},
+        is_max ? "max" : "min", Arity{1, 1}, NullHandling::kCustom,
         is_max ? "Largest non-null value (NaN above every number)."
                : "Smallest non-null value (NaN above every number).",
         std::vector<std::string>{"(orderable) -> same type"},
-        [](const std::string& function, std::span<const TypePtr> arguments,
-           const FunctionOptions&) { return resolve_min_max(function, arguments); },
+        [](const std::string& function, std::span<const TypePtr> arguments) {
+          return resolve_min_max(function, arguments);
+        },
         [is_max](std::span<const TypePtr> arguments, const FunctionOptions&, ExecContext& context) {
           return is_max ? make_min_max<true>(arguments[0], context)
                         : make_min_max<false>(arguments[0], context);
@@ -1721,45 +1694,45 @@ void register_aggregate_functions(FunctionRegistry& registry) {
              "Sample variance; null for fewer than two values.");
   add_moment(registry, "var_pop", Moment::kVarPop, {}, "Population variance.");
   for (const bool is_set : {false, true}) {
-    registry.add(
-        std::make_shared<LambdaAggregateFunction>(
-            is_set ? "collect_set" : "collect_list", Arity{1, 1},
-            is_set ? "The distinct non-null values, as an array."
-                   : "The non-null values in row order, as an array.",
-            std::vector<std::string>{"(any) -> array<any>"},
-            [](const std::string&, std::span<const TypePtr> arguments, const FunctionOptions&) {
-              return Resolution{list(arguments[0]), {arguments[0]}};
-            },
-            [is_set](std::span<const TypePtr> arguments, const FunctionOptions&,
-                     ExecContext& context) -> std::unique_ptr<GroupedAggregator> {
-              if (is_set) {
-                return std::make_unique<CollectAggregator<true>>(context, arguments[0]);
-              }
-              return std::make_unique<CollectAggregator<false>>(context, arguments[0]);
-            }),
-        is_set ? std::vector<std::string>{} : std::vector<std::string>{"array_agg"});
+    registry.add(std::make_shared<LambdaAggregateFunction>(
+                     is_set ? "collect_set" : "collect_list", Arity{1, 1}, NullHandling::kCustom,
+                     is_set ? "The distinct non-null values, as an array."
+                            : "The non-null values in row order, as an array.",
+                     std::vector<std::string>{"(any) -> array<any>"},
+                     [](const std::string&, std::span<const TypePtr> arguments) {
+                       return Resolution{list(arguments[0]), {arguments[0]}};
+                     },
+                     [is_set](std::span<const TypePtr> arguments, const FunctionOptions&,
+                              ExecContext& context) -> std::unique_ptr<GroupedAggregator> {
+                       if (is_set) {
+                         return std::make_unique<CollectAggregator<true>>(context, arguments[0]);
+                       }
+                       return std::make_unique<CollectAggregator<false>>(context, arguments[0]);
+                     }),
+                 is_set ? std::vector<std::string>{} : std::vector<std::string>{"array_agg"});
   }
   for (const bool is_or : {false, true}) {
     registry.add(
         std::make_shared<LambdaAggregateFunction>(
-            is_or ? "bool_or" : "bool_and", Arity{1, 1},
+            is_or ? "bool_or" : "bool_and", Arity{1, 1}, NullHandling::kCustom,
             is_or ? "True when any non-null value is true."
                   : "True when every non-null value "
                     "is true.",
             std::vector<std::string>{"(boolean) -> boolean"},
-            [](const std::string& function, std::span<const TypePtr> arguments,
-               const FunctionOptions&) { return resolve_boolean(function, arguments); },
+            [](const std::string& function, std::span<const TypePtr> arguments) {
+              return resolve_boolean(function, arguments);
+            },
             [is_or](std::span<const TypePtr>, const FunctionOptions&, ExecContext& context) {
               return is_or ? make_bool<true>(context) : make_bool<false>(context);
             }),
         is_or ? std::vector<std::string>{"some", "any"} : std::vector<std::string>{"every"});
   }
   registry.add(std::make_shared<LambdaAggregateFunction>(
-      "approx_count_distinct", Arity{1, 2},
+      "approx_count_distinct", Arity{1, 2}, NullHandling::kCustom,
       "Estimated number of distinct non-null values (HyperLogLog++, relative standard "
       "deviation 0.05 unless given).",
       std::vector<std::string>{"(any[, double]) -> bigint"},
-      [](const std::string& function, std::span<const TypePtr> arguments, const FunctionOptions&) {
+      [](const std::string& function, std::span<const TypePtr> arguments) {
         check_flag(function, arguments, "DOUBLE", TypeId::kFloat64);
         return Resolution{int64(), std::vector<TypePtr>(arguments.begin(), arguments.end())};
       },

@@ -11,6 +11,7 @@
 #include "bowstring/compute/core/errors.h"
 #include "bowstring/compute/core/function.h"
 #include "bowstring/compute/core/kernel_util.h"
+#include "bowstring/compute/core/lambda_function.h"
 #include "bowstring/compute/core/registry_areas.h"
 #include "bowstring/compute/datetime/calendar.h"
 #include "bowstring/compute/datetime/datetime_format.h"
@@ -314,52 +315,7 @@ Datum map_strings(std::span<const Datum> arguments, ExecContext& context, Comput
   return as_result(builder.finish(), arguments);
 }
 
-Datum null_result(std::span<const Datum> arguments, const TypePtr& type, ExecContext& context) {
-  Datum null = Datum::null_scalar(type, context.allocator);
-  if (all_scalars(arguments)) return null;
-  return Datum(null.to_array(row_count(arguments), context.allocator));
-}
-
 // ---- Registration ------------------------------------------------------------------------------
-
-using Resolver = std::function<Resolution(const std::string& name, std::span<const TypePtr>)>;
-using Executor = std::function<Datum(std::span<const Datum>, const TypePtr& output, ExecContext&)>;
-
-// A datetime function whose type resolution and execution are given as callables (called
-// once per batch, never per value). Any argument of the NULL type gives all nulls.
-class DateTimeFunction final : public ScalarFunction {
- public:
-  DateTimeFunction(std::string name, Arity arity, std::string description,
-                   std::vector<std::string> signatures, Resolver resolver, Executor executor,
-                   bool deterministic = true)
-      : ScalarFunction(std::move(name), arity, NullHandling::kPropagates, std::move(description)),
-        signatures_(std::move(signatures)),
-        resolver_(std::move(resolver)),
-        executor_(std::move(executor)),
-        deterministic_(deterministic) {}
-
-  bool deterministic() const override { return deterministic_; }
-  std::vector<std::string> signatures() const override { return signatures_; }
-  Resolution resolve(std::span<const TypePtr> arguments, const FunctionOptions&) const override {
-    return resolver_(name(), arguments);
-  }
-  Datum execute(std::span<const Datum> arguments, const FunctionOptions&,
-                ExecContext& context) const override {
-    std::vector<TypePtr> types;
-    for (const Datum& argument : arguments) types.push_back(argument.type());
-    const TypePtr output = resolver_(name(), types).output;
-    for (const Datum& argument : arguments) {
-      if (is_null_type(argument.type())) return null_result(arguments, output, context);
-    }
-    return executor_(arguments, output, context);
-  }
-
- private:
-  std::vector<std::string> signatures_;
-  Resolver resolver_;
-  Executor executor_;
-  bool deterministic_;
-};
 
 // Local days of a date-like argument (dates as they are; timestamps in the session zone).
 template <typename Visit>
@@ -398,8 +354,9 @@ void add_date_field(FunctionRegistry& registry, const std::string& name,
                     const std::string& description, std::vector<std::string> aliases,
                     int32_t (*field)(int64_t days)) {
   registry.add(
-      std::make_shared<DateTimeFunction>(
-          name, Function::Arity{1, 1}, description, std::vector<std::string>{"(date) -> int"},
+      std::make_shared<LambdaScalarFunction>(
+          name, Function::Arity{1, 1}, NullHandling::kPropagates, description,
+          std::vector<std::string>{"(date) -> int"},
           [](const std::string& function, std::span<const TypePtr> types) {
             return Resolution{int32(), {date_argument(function, 0, types[0])}};
           },
@@ -411,8 +368,9 @@ void add_date_field(FunctionRegistry& registry, const std::string& name,
 
 void add_time_field(FunctionRegistry& registry, const std::string& name,
                     const std::string& description, int32_t (*field)(int64_t micros_of_day)) {
-  registry.add(std::make_shared<DateTimeFunction>(
-      name, Function::Arity{1, 1}, description, std::vector<std::string>{"(timestamp) -> int"},
+  registry.add(std::make_shared<LambdaScalarFunction>(
+      name, Function::Arity{1, 1}, NullHandling::kPropagates, description,
+      std::vector<std::string>{"(timestamp) -> int"},
       [](const std::string& function, std::span<const TypePtr> types) {
         return Resolution{int32(), {timestamp_argument(function, 0, types[0])}};
       },
@@ -675,14 +633,16 @@ void register_datetime_functions(FunctionRegistry& registry) {
         date32(),
         {date_argument(name, 0, types[0]), castable ? int32() : int_argument(name, 1, months)}};
   };
-  registry.add(std::make_shared<DateTimeFunction>(
-      "date_add", Function::Arity{2, 2}, "The date `days` days after `start`.",
-      std::vector<std::string>{"(date, int) -> date"}, date_and_int, day_shift(1)));
-  registry.add(std::make_shared<DateTimeFunction>(
-      "date_sub", Function::Arity{2, 2}, "The date `days` days before `start`.",
-      std::vector<std::string>{"(date, int) -> date"}, date_and_int, day_shift(-1)));
-  registry.add(std::make_shared<DateTimeFunction>(
-      "add_months", Function::Arity{2, 2},
+  registry.add(std::make_shared<LambdaScalarFunction>(
+      "date_add", Function::Arity{2, 2}, NullHandling::kPropagates,
+      "The date `days` days after `start`.", std::vector<std::string>{"(date, int) -> date"},
+      date_and_int, day_shift(1)));
+  registry.add(std::make_shared<LambdaScalarFunction>(
+      "date_sub", Function::Arity{2, 2}, NullHandling::kPropagates,
+      "The date `days` days before `start`.", std::vector<std::string>{"(date, int) -> date"},
+      date_and_int, day_shift(-1)));
+  registry.add(std::make_shared<LambdaScalarFunction>(
+      "add_months", Function::Arity{2, 2}, NullHandling::kPropagates,
       "The date `months` months after `start`, clamped to the end of shorter months.",
       std::vector<std::string>{"(date, int) -> date"}, date_and_months,
       [](std::span<const Datum> arguments, const TypePtr& output, ExecContext& context) {
@@ -691,9 +651,9 @@ void register_datetime_functions(FunctionRegistry& registry) {
         return map_rows<int32_t>(arguments, output, context,
                                  [&](int64_t i) { return add_months_to_days(days[i], months[i]); });
       }));
-  registry.add(std::make_shared<DateTimeFunction>(
-      "datediff", Function::Arity{2, 2}, "The number of days from `start` to `end`.",
-      std::vector<std::string>{"(date, date) -> int"},
+  registry.add(std::make_shared<LambdaScalarFunction>(
+      "datediff", Function::Arity{2, 2}, NullHandling::kPropagates,
+      "The number of days from `start` to `end`.", std::vector<std::string>{"(date, date) -> int"},
       [](const std::string& name, std::span<const TypePtr> types) {
         return Resolution{int32(),
                           {date_argument(name, 0, types[0]), date_argument(name, 1, types[1])}};
@@ -707,8 +667,8 @@ void register_datetime_functions(FunctionRegistry& registry) {
         });
       }));
 
-  registry.add(std::make_shared<DateTimeFunction>(
-      "months_between", Function::Arity{2, 3},
+  registry.add(std::make_shared<LambdaScalarFunction>(
+      "months_between", Function::Arity{2, 3}, NullHandling::kPropagates,
       "Months from `timestamp2` to `timestamp1`, fractional over 31-day months, rounded to 8 "
       "digits unless `roundOff` is false.",
       std::vector<std::string>{"(timestamp, timestamp[, boolean]) -> double"},
@@ -746,8 +706,8 @@ void register_datetime_functions(FunctionRegistry& registry) {
       }));
 
   // to_date, to_timestamp, unix_timestamp.
-  registry.add(std::make_shared<DateTimeFunction>(
-      "to_date", Function::Arity{1, 2},
+  registry.add(std::make_shared<LambdaScalarFunction>(
+      "to_date", Function::Arity{1, 2}, NullHandling::kPropagates,
       "A string parsed as a date (with a datetime pattern when given), or a timestamp's date.",
       std::vector<std::string>{"(string[, string]) -> date", "(timestamp) -> date",
                                "(date) -> date"},
@@ -783,8 +743,8 @@ void register_datetime_functions(FunctionRegistry& registry) {
         });
       }));
 
-  registry.add(std::make_shared<DateTimeFunction>(
-      "to_timestamp", Function::Arity{1, 2},
+  registry.add(std::make_shared<LambdaScalarFunction>(
+      "to_timestamp", Function::Arity{1, 2}, NullHandling::kPropagates,
       "A string parsed as a timestamp in the session time zone (with a datetime pattern when "
       "given), or a date or timestamp as a timestamp.",
       std::vector<std::string>{"(string[, string]) -> timestamp", "(date) -> timestamp",
@@ -817,8 +777,8 @@ void register_datetime_functions(FunctionRegistry& registry) {
         });
       }));
 
-  registry.add(std::make_shared<DateTimeFunction>(
-      "unix_timestamp", Function::Arity{0, 2},
+  registry.add(std::make_shared<LambdaScalarFunction>(
+      "unix_timestamp", Function::Arity{0, 2}, NullHandling::kPropagates,
       "Seconds since the epoch of a timestamp, a date, or a string parsed with a datetime "
       "pattern ('yyyy-MM-dd HH:mm:ss' by default); of the statement's time without argument.",
       std::vector<std::string>{"() -> bigint", "(timestamp) -> bigint", "(date) -> bigint",
@@ -859,8 +819,8 @@ void register_datetime_functions(FunctionRegistry& registry) {
         });
       }));
 
-  registry.add(std::make_shared<DateTimeFunction>(
-      "from_unixtime", Function::Arity{1, 2},
+  registry.add(std::make_shared<LambdaScalarFunction>(
+      "from_unixtime", Function::Arity{1, 2}, NullHandling::kPropagates,
       "Seconds since the epoch formatted in the session time zone with a datetime pattern "
       "('yyyy-MM-dd HH:mm:ss' by default).",
       std::vector<std::string>{"(bigint[, string]) -> string"},
@@ -889,8 +849,8 @@ void register_datetime_functions(FunctionRegistry& registry) {
         });
       }));
 
-  registry.add(std::make_shared<DateTimeFunction>(
-      "date_format", Function::Arity{2, 2},
+  registry.add(std::make_shared<LambdaScalarFunction>(
+      "date_format", Function::Arity{2, 2}, NullHandling::kPropagates,
       "A timestamp formatted in the session time zone with a datetime pattern.",
       std::vector<std::string>{"(timestamp, string) -> string"},
       [](const std::string& name, std::span<const TypePtr> types) {
@@ -914,8 +874,8 @@ void register_datetime_functions(FunctionRegistry& registry) {
         });
       }));
 
-  registry.add(std::make_shared<DateTimeFunction>(
-      "date_trunc", Function::Arity{2, 2},
+  registry.add(std::make_shared<LambdaScalarFunction>(
+      "date_trunc", Function::Arity{2, 2}, NullHandling::kPropagates,
       "A timestamp truncated to the unit `fmt` names ('YEAR', 'QUARTER', 'MONTH', 'WEEK', "
       "'DAY', 'HOUR', 'MINUTE', 'SECOND', 'MILLISECOND', 'MICROSECOND'...) in the session time "
       "zone; null for other units.",
@@ -985,8 +945,8 @@ void register_datetime_functions(FunctionRegistry& registry) {
         });
       }));
 
-  registry.add(std::make_shared<DateTimeFunction>(
-      "trunc", Function::Arity{2, 2},
+  registry.add(std::make_shared<LambdaScalarFunction>(
+      "trunc", Function::Arity{2, 2}, NullHandling::kPropagates,
       "A date truncated to the unit `fmt` names ('year', 'yyyy', 'yy', 'quarter', 'month', "
       "'mon', 'mm', 'week'); null for other units.",
       std::vector<std::string>{"(date, string) -> date"},
@@ -1004,8 +964,8 @@ void register_datetime_functions(FunctionRegistry& registry) {
         });
       }));
 
-  registry.add(std::make_shared<DateTimeFunction>(
-      "current_date", Function::Arity{0, 0},
+  registry.add(std::make_shared<LambdaScalarFunction>(
+      "current_date", Function::Arity{0, 0}, NullHandling::kPropagates,
       "The date in the session time zone when the statement started.",
       std::vector<std::string>{"() -> date"},
       [](const std::string&, std::span<const TypePtr>) {
@@ -1019,9 +979,9 @@ void register_datetime_functions(FunctionRegistry& registry) {
         builder.append(static_cast<int32_t>(floor_div(local, kSecondsPerDay)));
         return Datum::scalar(builder.finish());
       }));
-  registry.add(std::make_shared<DateTimeFunction>(
-      "current_timestamp", Function::Arity{0, 0}, "The time at which the statement started.",
-      std::vector<std::string>{"() -> timestamp"},
+  registry.add(std::make_shared<LambdaScalarFunction>(
+      "current_timestamp", Function::Arity{0, 0}, NullHandling::kPropagates,
+      "The time at which the statement started.", std::vector<std::string>{"() -> timestamp"},
       [](const std::string&, std::span<const TypePtr>) {
         return Resolution{timestamp(TimeUnit::kMicro, "UTC"), {}};
       },

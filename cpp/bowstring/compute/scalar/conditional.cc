@@ -725,28 +725,6 @@ std::optional<RowWords> in_rows_reading(size_t index, std::span<const Datum> arg
   return unless_every_row(std::move(rows), length);
 }
 
-ConditionalRowsReading conditional_rows_reading(std::string_view name) {
-  if (name == "if") {
-    return if_rows_reading;
-  }
-  if (name == "nvl2") {
-    return nvl2_rows_reading;
-  }
-  if (name == "coalesce" || name == "nvl") {
-    return coalesce_rows_reading;
-  }
-  if (name == "case_when") {
-    return case_when_rows_reading;
-  }
-  if (name == "nanvl") {
-    return nanvl_rows_reading;
-  }
-  if (name == "in") {
-    return in_rows_reading;
-  }
-  return nullptr;
-}
-
 Datum between(const Datum& value, const Datum& low, const Datum& high, Allocator* allocator) {
   return kleene_and(compare(CompareOp::kGreaterEqual, value, low, allocator),
                     compare(CompareOp::kLessEqual, value, high, allocator), allocator);

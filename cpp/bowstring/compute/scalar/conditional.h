@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <optional>
 #include <span>
-#include <string_view>
 
 #include "bowstring/compute/core/datum.h"
 #include "bowstring/compute/core/function.h"
@@ -42,13 +41,5 @@ std::optional<RowWords> nanvl_rows_reading(size_t index, std::span<const Datum> 
 /// it (Spark stops at the first match).
 std::optional<RowWords> in_rows_reading(size_t index, std::span<const Datum> arguments,
                                         int64_t length);
-
-using ConditionalRowsReading = std::optional<RowWords> (*)(size_t index,
-                                                           std::span<const Datum> arguments,
-                                                           int64_t length);
-
-/// The function above for the conditional function called `name` (its registered name: if,
-/// nvl2, coalesce, nvl, case_when, nanvl, in), or nullptr for any other function.
-ConditionalRowsReading conditional_rows_reading(std::string_view name);
 
 }  // namespace bowstring::compute

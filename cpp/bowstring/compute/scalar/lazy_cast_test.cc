@@ -185,8 +185,13 @@ TEST(LazyCastTest, RowsReadByConditionals) {
   EXPECT_EQ(reading(case_when_rows_reading(2, branches, 4)), RowWords{0b1110});
   EXPECT_EQ(reading(case_when_rows_reading(3, branches, 4)), RowWords{0b0110});
   EXPECT_EQ(reading(case_when_rows_reading(4, branches, 4)), RowWords{0b1000});
-  EXPECT_EQ(conditional_rows_reading("nvl"), coalesce_rows_reading);
-  EXPECT_EQ(conditional_rows_reading("nullif"), nullptr);
+  // The registered functions read by these rules (nvl as coalesce); nullif reads every row.
+  const Datum nvl_arguments[] = {numbers(), numbers()};
+  EXPECT_EQ(reading(default_registry().get("nvl").rows_reading(1, nvl_arguments, 4)),
+            RowWords{0b1010});
+  EXPECT_EQ(reading(default_registry().get("ifnull").rows_reading(1, nvl_arguments, 4)),
+            RowWords{0b1010});
+  EXPECT_FALSE(default_registry().get("nullif").rows_reading(1, nvl_arguments, 4).has_value());
   const Datum membership[] = {make_array<int64_t>({1, 2, nullopt, 4}),
                               make_array<int64_t>({1, 5, 6, nullopt}), numbers()};
   EXPECT_EQ(reading(in_rows_reading(2, membership, 4)), RowWords{0b1010});

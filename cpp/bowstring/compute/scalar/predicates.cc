@@ -13,61 +13,13 @@
 #include "bowstring/compute/core/coercion.h"
 #include "bowstring/compute/core/errors.h"
 #include "bowstring/compute/core/function.h"
+#include "bowstring/compute/core/lambda_function.h"
 #include "bowstring/compute/core/registry_areas.h"
 #include "bowstring/compute/scalar/conditional.h"
 
 namespace bowstring::compute {
 
 namespace {
-
-using Resolver = std::function<Resolution(std::span<const TypePtr>, const std::string& name)>;
-using Executor = std::function<Datum(std::span<const Datum>, ExecContext&)>;
-
-Resolution resolve_logic_without_ansi(std::span<const TypePtr> arguments, const std::string& name);
-
-/// A function of this area: its type rules and its kernel as callables.
-class PredicateFunction final : public ScalarFunction {
- public:
-  PredicateFunction(std::string name, Arity arity, NullHandling null_handling,
-                    std::string description, std::vector<std::string> signatures, Resolver resolver,
-                    Executor executor)
-      : ScalarFunction(std::move(name), arity, null_handling, std::move(description)),
-        signatures_(std::move(signatures)),
-        resolver_(std::move(resolver)),
-        executor_(std::move(executor)) {}
-
-  std::vector<std::string> signatures() const override { return signatures_; }
-
-  Resolution resolve(std::span<const TypePtr> arguments,
-                     const FunctionOptions& /*options*/) const override {
-    return resolver_(arguments, name());
-  }
-
-  Resolution resolve_with(std::span<const TypePtr> arguments, const FunctionOptions& options,
-                          const ResolveContext& context) const override {
-    const bool logic = name() == "not" || name() == "and" || name() == "or";
-    return logic && !context.ansi ? resolve_logic_without_ansi(arguments, name())
-                                  : resolve(arguments, options);
-  }
-
-  Datum execute(std::span<const Datum> arguments, const FunctionOptions& /*options*/,
-                ExecContext& context) const override {
-    return executor_(arguments, context);
-  }
-
-  std::optional<RowWords> rows_reading(size_t index, std::span<const Datum> arguments,
-                                       int64_t length) const override {
-    if (const ConditionalRowsReading conditional = conditional_rows_reading(name())) {
-      return conditional(index, arguments, length);
-    }
-    return ScalarFunction::rows_reading(index, arguments, length);
-  }
-
- private:
-  std::vector<std::string> signatures_;
-  Resolver resolver_;
-  Executor executor_;
-};
 
 /// The two operand types of a binary operator as Spark lists them: ("INT" and "BOOLEAN").
 std::string quoted_types(std::span<const TypePtr> types) {
@@ -214,7 +166,7 @@ TypePtr comparison_type_or_throw(const TypePtr& encoded_left, const TypePtr& enc
   return *common;
 }
 
-Resolution resolve_comparison(std::span<const TypePtr> arguments, const std::string& name) {
+Resolution resolve_comparison(const std::string& name, std::span<const TypePtr> arguments) {
   TypePtr common = comparison_type_or_throw(arguments[0], arguments[1], name);
   return {boolean(),
           {compared_argument(arguments[0], common), compared_argument(arguments[1], common)}};
@@ -233,7 +185,7 @@ bool is_string_type(const TypePtr& type) {
 
 /// NOT: a boolean, NULL, or a string, which Spark's ANSI coercion casts to BOOLEAN (malformed
 /// text then fails with CAST_INVALID_INPUT).
-Resolution resolve_not(std::span<const TypePtr> arguments, const std::string& name) {
+Resolution resolve_not(const std::string& name, std::span<const TypePtr> arguments) {
   const TypePtr& type = value_type_of(arguments[0]);
   if (is_string_type(type)) {
     return {boolean(), {boolean()}};
@@ -253,7 +205,7 @@ Resolution resolve_not(std::span<const TypePtr> arguments, const std::string& na
 
 /// AND and OR without string casts: both sides (a NULL taking the other's type) must have one
 /// type, and that type must be BOOLEAN.
-Resolution resolve_boolean_operands(std::span<const TypePtr> arguments, const std::string& name) {
+Resolution resolve_boolean_operands(const std::string& name, std::span<const TypePtr> arguments) {
   const TypePtr& left = value_type_of(arguments[0]);
   const TypePtr& right = value_type_of(arguments[1]);
   const bool left_null = left->id() == TypeId::kNull;
@@ -273,35 +225,35 @@ Resolution resolve_boolean_operands(std::span<const TypePtr> arguments, const st
 }
 
 /// AND and OR: a string beside a boolean is cast to BOOLEAN (ANSI coercion).
-Resolution resolve_boolean_logic(std::span<const TypePtr> arguments, const std::string& name) {
+Resolution resolve_boolean_logic(const std::string& name, std::span<const TypePtr> arguments) {
   const TypePtr& left = value_type_of(arguments[0]);
   const TypePtr& right = value_type_of(arguments[1]);
   if ((left->id() == TypeId::kBoolean && is_string_type(right)) ||
       (right->id() == TypeId::kBoolean && is_string_type(left))) {
     return {boolean(), {boolean(), boolean()}};
   }
-  return resolve_boolean_operands(arguments, name);
+  return resolve_boolean_operands(name, arguments);
 }
 
 /// NOT, AND and OR without ANSI, where Spark has no implicit cast from STRING to BOOLEAN: a
 /// STRING operand is refused as any other non-BOOLEAN one.
-Resolution resolve_logic_without_ansi(std::span<const TypePtr> arguments, const std::string& name) {
+Resolution resolve_logic_without_ansi(const std::string& name, std::span<const TypePtr> arguments) {
   if (arguments.size() == 2) {
     // Beside a STRING a NULL stays VOID: NULL AND 'x' is BINARY_OP_DIFF_TYPES.
     if (is_string_type(arguments[0]) != is_string_type(arguments[1])) {
       throw_operand_types_differ(arguments, name);
     }
-    return resolve_boolean_operands(arguments, name);
+    return resolve_boolean_operands(name, arguments);
   }
   check_boolean_argument(name, 0, value_type_of(arguments[0]));
   return {boolean(), {arguments[0]}};
 }
 
-Resolution resolve_null_test(std::span<const TypePtr> arguments, const std::string&) {
+Resolution resolve_null_test(const std::string&, std::span<const TypePtr> arguments) {
   return {boolean(), {arguments[0]}};
 }
 
-Resolution resolve_isnan(std::span<const TypePtr> arguments, const std::string& name) {
+Resolution resolve_isnan(const std::string& name, std::span<const TypePtr> arguments) {
   const TypePtr& type = arguments[0];
   if (type->id() == TypeId::kFloat32 || type->id() == TypeId::kFloat64 ||
       type->id() == TypeId::kNull) {
@@ -316,18 +268,18 @@ Resolution resolve_isnan(std::span<const TypePtr> arguments, const std::string& 
 }
 
 /// Every argument cast to their wider common type, which is also the result type.
-Resolution resolve_common(std::span<const TypePtr> arguments, const std::string& name) {
+Resolution resolve_common(const std::string& name, std::span<const TypePtr> arguments) {
   TypePtr common = wider_type(arguments, name);
   return {common, std::vector<TypePtr>(arguments.size(), common)};
 }
 
-Resolution resolve_nvl2(std::span<const TypePtr> arguments, const std::string& name) {
+Resolution resolve_nvl2(const std::string& name, std::span<const TypePtr> arguments) {
   const TypePtr values[] = {arguments[1], arguments[2]};
   TypePtr common = wider_type(values, name);
   return {common, {arguments[0], common, common}};
 }
 
-Resolution resolve_if(std::span<const TypePtr> arguments, const std::string& name) {
+Resolution resolve_if(const std::string& name, std::span<const TypePtr> arguments) {
   check_boolean_argument(name, 0, arguments[0]);
   const TypePtr values[] = {arguments[1], arguments[2]};
   TypePtr common = wider_type(values, name);
@@ -335,7 +287,7 @@ Resolution resolve_if(std::span<const TypePtr> arguments, const std::string& nam
 }
 
 /// case_when(cond1, value1, cond2, value2, ..., [else]).
-Resolution resolve_case_when(std::span<const TypePtr> arguments, const std::string& name) {
+Resolution resolve_case_when(const std::string& name, std::span<const TypePtr> arguments) {
   std::vector<TypePtr> values;
   for (size_t i = 0; i < arguments.size(); ++i) {
     const bool is_condition = i % 2 == 0 && i + 1 < arguments.size();
@@ -357,7 +309,7 @@ Resolution resolve_case_when(std::span<const TypePtr> arguments, const std::stri
   return resolution;
 }
 
-Resolution resolve_in(std::span<const TypePtr> encoded, const std::string& name) {
+Resolution resolve_in(const std::string& name, std::span<const TypePtr> encoded) {
   std::vector<TypePtr> arguments;
   for (const TypePtr& type : encoded) {
     arguments.push_back(value_type_of(type));
@@ -386,18 +338,18 @@ Resolution resolve_in(std::span<const TypePtr> encoded, const std::string& name)
 
 /// nullif and between compare pairs of their arguments, each pair in its own comparison type
 /// (Spark rewrites them into comparisons), so the arguments stay as they are here.
-Resolution resolve_nullif(std::span<const TypePtr> arguments, const std::string& name) {
+Resolution resolve_nullif(const std::string& name, std::span<const TypePtr> arguments) {
   comparison_type_or_throw(arguments[0], arguments[1], name);
   return {arguments[0], {arguments[0], arguments[1]}};
 }
 
-Resolution resolve_between(std::span<const TypePtr> arguments, const std::string& name) {
+Resolution resolve_between(const std::string& name, std::span<const TypePtr> arguments) {
   comparison_type_or_throw(arguments[0], arguments[1], name);
   comparison_type_or_throw(arguments[0], arguments[2], name);
   return {boolean(), {arguments[0], arguments[1], arguments[2]}};
 }
 
-Resolution resolve_nanvl(std::span<const TypePtr> arguments, const std::string& name) {
+Resolution resolve_nanvl(const std::string& name, std::span<const TypePtr> arguments) {
   for (size_t i = 0; i < 2; ++i) {
     const TypeId id = arguments[i]->id();
     // Spark casts a string argument as DOUBLE: nanvl(1.0D, 'abc') is DOUBLE.
@@ -425,14 +377,30 @@ Datum compare_coerced(CompareOp op, const Datum& left, const Datum& right, const
   return call(compare_op_name(op), sides, {}, &context);
 }
 
+/// The traits of a conditional function, which reads its arguments on the rows `rows` gives.
+LambdaScalarTraits reading_rows(RowsReading rows) {
+  LambdaScalarTraits traits;
+  traits.rows_reading = rows;
+  return traits;
+}
+
+/// The traits of NOT, AND and OR, whose operands Spark casts from STRING in ANSI mode only.
+LambdaScalarTraits logic_traits() {
+  LambdaScalarTraits traits;
+  traits.resolver_without_ansi = resolve_logic_without_ansi;
+  return traits;
+}
+
 void add(FunctionRegistry& registry, std::vector<std::string> names, Function::Arity arity,
          NullHandling null_handling, std::string description, std::vector<std::string> signatures,
-         Resolver resolver, Executor executor) {
+         LambdaResolver resolver, LambdaScalarFunction::Kernel kernel,
+         LambdaScalarTraits traits = {}) {
   std::string name = names.front();
   names.erase(names.begin());
-  registry.add(std::make_shared<PredicateFunction>(std::move(name), arity, null_handling,
-                                                   std::move(description), std::move(signatures),
-                                                   std::move(resolver), std::move(executor)),
+  registry.add(std::make_shared<LambdaScalarFunction>(std::move(name), arity, null_handling,
+                                                      std::move(description), std::move(signatures),
+                                                      std::move(resolver), std::move(kernel),
+                                                      std::move(traits)),
                std::move(names));
 }
 
@@ -440,7 +408,7 @@ void add_comparison(FunctionRegistry& registry, std::vector<std::string> names, 
                     std::string description) {
   add(registry, std::move(names), {2, 2}, NullHandling::kPropagates, std::move(description),
       {"(T, T) -> boolean for every comparable T"}, resolve_comparison,
-      [op](std::span<const Datum> arguments, ExecContext& context) {
+      [op](std::span<const Datum> arguments, const TypePtr&, ExecContext& context) {
         return compare(op, arguments[0], arguments[1], context.allocator);
       });
 }
@@ -462,83 +430,103 @@ void register_predicate_functions(FunctionRegistry& registry) {
   add(registry, {"<=>", "equal_null"}, {2, 2}, NullHandling::kCustom,
       "Null-safe equality: true when both are null, false when one is.",
       {"(T, T) -> boolean for every comparable T"}, resolve_comparison,
-      [](std::span<const Datum> arguments, ExecContext& context) {
+      [](std::span<const Datum> arguments, const TypePtr&, ExecContext& context) {
         return equal_null_safe(arguments[0], arguments[1], context.allocator);
       });
 
-  add(registry, {"and"}, {2, 2}, NullHandling::kCustom, "Logical AND with three-valued logic.",
+  add(
+      registry, {"and"}, {2, 2}, NullHandling::kCustom, "Logical AND with three-valued logic.",
       {"(boolean, boolean) -> boolean"}, resolve_boolean_logic,
-      [](std::span<const Datum> arguments, ExecContext& context) {
+      [](std::span<const Datum> arguments, const TypePtr&, ExecContext& context) {
         return kleene_and(arguments[0], arguments[1], context.allocator);
-      });
-  add(registry, {"or"}, {2, 2}, NullHandling::kCustom, "Logical OR with three-valued logic.",
+      },
+      logic_traits());
+  add(
+      registry, {"or"}, {2, 2}, NullHandling::kCustom, "Logical OR with three-valued logic.",
       {"(boolean, boolean) -> boolean"}, resolve_boolean_logic,
-      [](std::span<const Datum> arguments, ExecContext& context) {
+      [](std::span<const Datum> arguments, const TypePtr&, ExecContext& context) {
         return kleene_or(arguments[0], arguments[1], context.allocator);
-      });
-  add(registry, {"not", "!"}, {1, 1}, NullHandling::kPropagates, "Logical NOT.",
+      },
+      logic_traits());
+  add(
+      registry, {"not", "!"}, {1, 1}, NullHandling::kPropagates, "Logical NOT.",
       {"(boolean) -> boolean"}, resolve_not,
-      [](std::span<const Datum> arguments, ExecContext& context) {
+      [](std::span<const Datum> arguments, const TypePtr&, ExecContext& context) {
         return logical_not(arguments[0], context.allocator);
-      });
+      },
+      logic_traits());
 
   add(registry, {"isnull"}, {1, 1}, NullHandling::kCustom, "Whether the argument is null.",
       {"(any) -> boolean"}, resolve_null_test,
-      [](std::span<const Datum> arguments, ExecContext& context) {
+      [](std::span<const Datum> arguments, const TypePtr&, ExecContext& context) {
         return is_null(arguments[0], context.allocator);
       });
   add(registry, {"isnotnull"}, {1, 1}, NullHandling::kCustom, "Whether the argument is not null.",
       {"(any) -> boolean"}, resolve_null_test,
-      [](std::span<const Datum> arguments, ExecContext& context) {
+      [](std::span<const Datum> arguments, const TypePtr&, ExecContext& context) {
         return is_not_null(arguments[0], context.allocator);
       });
   add(registry, {"isnan"}, {1, 1}, NullHandling::kCustom,
       "Whether the argument is NaN (false for null).",
       {"(double) -> boolean", "(float) -> boolean"}, resolve_isnan,
-      [](std::span<const Datum> arguments, ExecContext& context) {
+      [](std::span<const Datum> arguments, const TypePtr&, ExecContext& context) {
         return is_nan(arguments[0], context.allocator);
       });
 
-  add(registry, {"coalesce"}, {1, -1}, NullHandling::kCustom,
+  add(
+      registry, {"coalesce"}, {1, -1}, NullHandling::kCustom,
       "The first argument that is not null, or null.", {"(T, T...) -> T"}, resolve_common,
-      [](std::span<const Datum> arguments, ExecContext& context) {
+      [](std::span<const Datum> arguments, const TypePtr&, ExecContext& context) {
         return coalesce(arguments, context.allocator);
-      });
-  add(registry, {"nvl", "ifnull"}, {2, 2}, NullHandling::kCustom,
+      },
+      reading_rows(coalesce_rows_reading));
+  add(
+      registry, {"nvl", "ifnull"}, {2, 2}, NullHandling::kCustom,
       "The second argument when the first is null, else the first.", {"(T, T) -> T"},
-      resolve_common, [](std::span<const Datum> arguments, ExecContext& context) {
+      resolve_common,
+      [](std::span<const Datum> arguments, const TypePtr&, ExecContext& context) {
         return coalesce(arguments, context.allocator);
-      });
-  add(registry, {"nvl2"}, {3, 3}, NullHandling::kCustom,
+      },
+      reading_rows(coalesce_rows_reading));
+  add(
+      registry, {"nvl2"}, {3, 3}, NullHandling::kCustom,
       "The second argument when the first is not null, else the third.", {"(any, T, T) -> T"},
-      resolve_nvl2, [](std::span<const Datum> arguments, ExecContext& context) {
+      resolve_nvl2,
+      [](std::span<const Datum> arguments, const TypePtr&, ExecContext& context) {
         return if_else(is_not_null(arguments[0], context.allocator), arguments[1], arguments[2],
                        context.allocator);
-      });
+      },
+      reading_rows(nvl2_rows_reading));
   add(registry, {"nullif"}, {2, 2}, NullHandling::kCustom,
       "Null when the arguments are equal, else the first.", {"(T, U) -> T"}, resolve_nullif,
-      [](std::span<const Datum> arguments, ExecContext& context) {
+      [](std::span<const Datum> arguments, const TypePtr&, ExecContext& context) {
         const Datum equal =
             compare_coerced(CompareOp::kEqual, arguments[0], arguments[1], "nullif", context);
         const Datum null_value = Datum::null_scalar(arguments[0].type(), context.allocator);
         return if_else(equal, null_value, arguments[0], context.allocator);
       });
-  add(registry, {"nanvl"}, {2, 2}, NullHandling::kCustom,
+  add(
+      registry, {"nanvl"}, {2, 2}, NullHandling::kCustom,
       "The second argument when the first is NaN, else the first.",
       {"(double, double) -> double", "(float, float) -> float"}, resolve_nanvl,
-      [](std::span<const Datum> arguments, ExecContext& context) {
+      [](std::span<const Datum> arguments, const TypePtr&, ExecContext& context) {
         return nan_value(arguments[0], arguments[1], context.allocator);
-      });
-  add(registry, {"if"}, {3, 3}, NullHandling::kCustom,
+      },
+      reading_rows(nanvl_rows_reading));
+  add(
+      registry, {"if"}, {3, 3}, NullHandling::kCustom,
       "The second argument where the condition is true, else the third.", {"(boolean, T, T) -> T"},
-      resolve_if, [](std::span<const Datum> arguments, ExecContext& context) {
+      resolve_if,
+      [](std::span<const Datum> arguments, const TypePtr&, ExecContext& context) {
         return if_else(arguments[0], arguments[1], arguments[2], context.allocator);
-      });
-  add(registry, {"case_when"}, {2, -1}, NullHandling::kCustom,
+      },
+      reading_rows(if_rows_reading));
+  add(
+      registry, {"case_when"}, {2, -1}, NullHandling::kCustom,
       "CASE WHEN: the value of the first true condition (null counts as false), else the last "
       "argument when their number is odd, else null.",
       {"(boolean, T[, boolean, T]...[, T]) -> T"}, resolve_case_when,
-      [](std::span<const Datum> arguments, ExecContext& context) {
+      [](std::span<const Datum> arguments, const TypePtr&, ExecContext& context) {
         std::vector<Datum> conditions;
         std::vector<Datum> values;
         for (size_t i = 0; i + 1 < arguments.size(); i += 2) {
@@ -547,18 +535,21 @@ void register_predicate_functions(FunctionRegistry& registry) {
         }
         const Datum otherwise = arguments.size() % 2 == 1 ? arguments.back() : Datum();
         return case_when(conditions, values, otherwise, context.allocator);
-      });
-  add(registry, {"in"}, {2, -1}, NullHandling::kCustom,
+      },
+      reading_rows(case_when_rows_reading));
+  add(
+      registry, {"in"}, {2, -1}, NullHandling::kCustom,
       "Whether the first argument equals one of the others; null when not found and any is "
       "null.",
       {"(T, T...) -> boolean"}, resolve_in,
-      [](std::span<const Datum> arguments, ExecContext& context) {
+      [](std::span<const Datum> arguments, const TypePtr&, ExecContext& context) {
         return is_in(arguments[0], arguments.subspan(1), context.allocator);
-      });
+      },
+      reading_rows(in_rows_reading));
   add(registry, {"between"}, {3, 3}, NullHandling::kCustom,
       "Whether the first argument lies between the second and the third, inclusive.",
       {"(T, T, T) -> boolean"}, resolve_between,
-      [](std::span<const Datum> arguments, ExecContext& context) {
+      [](std::span<const Datum> arguments, const TypePtr&, ExecContext& context) {
         return kleene_and(
             compare_coerced(CompareOp::kGreaterEqual, arguments[0], arguments[1], "between",
                             context),

@@ -8,6 +8,7 @@
 #include "bowstring/compute/core/coercion.h"
 #include "bowstring/compute/core/errors.h"
 #include "bowstring/compute/core/function.h"
+#include "bowstring/compute/core/lambda_function.h"
 #include "bowstring/compute/core/registry_areas.h"
 #include "bowstring/compute/scalar/regex.h"
 #include "bowstring/compute/scalar/string_function.h"
@@ -51,24 +52,17 @@ std::string quote(std::string_view text) {
   return quoted;
 }
 
-StringFunction::StringFunction(std::string name, Arity arity, NullHandling null_handling,
-                               std::string description, std::vector<std::string> signatures,
-                               std::vector<Param> params, TypePtr output, Kernel kernel)
-    : ScalarFunction(std::move(name), arity, null_handling, std::move(description)),
-      signatures_(std::move(signatures)),
-      params_(std::move(params)),
-      output_(std::move(output)),
-      kernel_(std::move(kernel)) {}
+namespace {
 
-Resolution StringFunction::resolve(std::span<const TypePtr> arguments,
-                                   const FunctionOptions& /*options*/) const {
+Resolution resolve_string_arguments(const std::string& name, std::span<const Param> params,
+                                    const TypePtr& output, std::span<const TypePtr> arguments) {
   Resolution resolution;
   // STRING-or-BINARY parameters are all BINARY when every such argument is, else all STRING
   // (Spark's rule for concat, contains...).
   bool all_binary = true;
   bool any_binary_param = false;
   for (size_t i = 0; i < arguments.size(); ++i) {
-    const Param param = params_[std::min(i, params_.size() - 1)];
+    const Param param = params[std::min(i, params.size() - 1)];
     if (param == Param::kStringOrBinary) {
       any_binary_param = true;
       const SparkType spark = spark_type_of(*arguments[i]);
@@ -77,7 +71,7 @@ Resolution StringFunction::resolve(std::span<const TypePtr> arguments,
   }
   const bool binary = any_binary_param && all_binary;
   for (size_t i = 0; i < arguments.size(); ++i) {
-    const Param param = params_[std::min(i, params_.size() - 1)];
+    const Param param = params[std::min(i, params.size() - 1)];
     const TypePtr& type = arguments[i];
     const TypeId id = type->id();
     TypePtr resolved;
@@ -90,7 +84,7 @@ Resolution StringFunction::resolve(std::span<const TypePtr> arguments,
       } else if (spark == SparkType::kString) {
         resolved = int32();
       } else {
-        throw_mismatch(name(), i, "INT", *type);
+        throw_mismatch(name, i, "INT", *type);
       }
     } else if (param == Param::kStringOrArray &&
                (id == TypeId::kList || id == TypeId::kLargeList)) {
@@ -103,38 +97,36 @@ Resolution StringFunction::resolve(std::span<const TypePtr> arguments,
     } else if (casts_to_string(*type)) {
       resolved = utf8();
     } else {
-      throw_mismatch(name(), i, param == Param::kString ? "STRING" : "STRING or BINARY", *type);
+      throw_mismatch(name, i, param == Param::kString ? "STRING" : "STRING or BINARY", *type);
     }
     resolution.arguments.push_back(std::move(resolved));
   }
-  if (output_ != nullptr) {
-    resolution.output = output_;
+  if (output != nullptr) {
+    resolution.output = output;
   } else {
     resolution.output = binary ? bowstring::binary() : utf8();
   }
   return resolution;
 }
 
-Datum StringFunction::execute(std::span<const Datum> arguments, const FunctionOptions& options,
-                              ExecContext& context) const {
-  if (null_handling() == NullHandling::kPropagates && any_null_type(arguments)) {
-    std::vector<TypePtr> types;
-    for (const Datum& argument : arguments) {
-      types.push_back(argument.type());
-    }
-    return all_null(resolve(types, options).output, arguments, context.allocator);
-  }
-  return kernel_(arguments, context);
-}
+}  // namespace
 
 void add_function(FunctionRegistry& registry, std::string name, std::vector<std::string> aliases,
                   Function::Arity arity, std::string description,
                   std::vector<std::string> signatures, std::vector<Param> params, TypePtr output,
-                  StringFunction::Kernel kernel, NullHandling null_handling) {
-  registry.add(std::make_shared<StringFunction>(
-                   std::move(name), arity, null_handling, std::move(description),
-                   std::move(signatures), std::move(params), std::move(output), std::move(kernel)),
-               std::move(aliases));
+                  Kernel kernel, NullHandling null_handling) {
+  registry.add(
+      std::make_shared<LambdaScalarFunction>(
+          std::move(name), arity, null_handling, std::move(description), std::move(signatures),
+          [params = std::move(params), output = std::move(output)](
+              const std::string& function, std::span<const TypePtr> arguments) {
+            return resolve_string_arguments(function, params, output, arguments);
+          },
+          [kernel = std::move(kernel)](std::span<const Datum> arguments, const TypePtr&,
+                                       ExecContext& context) {
+            return kernel(arguments, context);
+          }),
+      std::move(aliases));
 }
 
 namespace {

@@ -1,7 +1,7 @@
 #pragma once
 
-// The scalar function class of the string and regular-expression kernels, with the type rules
-// they share, and the row loops most of their kernels are written with.
+// How the string and regular-expression functions are registered, with the type rules they
+// share, and the row loops most of their kernels are written with.
 
 #include <cstdint>
 #include <functional>
@@ -27,35 +27,16 @@ enum class Param : uint8_t {
   kStringOrArray,
 };
 
-/// A scalar function of this area: its parameters, its result type and its kernel.
-class StringFunction final : public ScalarFunction {
- public:
-  using Kernel = std::function<Datum(std::span<const Datum>, ExecContext&)>;
-  /// `params` gives each parameter's kind; arguments past its end take the last kind.
-  /// `output` is the result type; nullptr means the type of the first argument (after casts).
-  StringFunction(std::string name, Arity arity, NullHandling null_handling, std::string description,
-                 std::vector<std::string> signatures, std::vector<Param> params, TypePtr output,
-                 Kernel kernel);
+/// A kernel of this area: arguments cast to the types its parameters take.
+using Kernel = std::function<Datum(std::span<const Datum>, ExecContext&)>;
 
-  std::vector<std::string> signatures() const override { return signatures_; }
-  Resolution resolve(std::span<const TypePtr> arguments,
-                     const FunctionOptions& options) const override;
-  Datum execute(std::span<const Datum> arguments, const FunctionOptions& options,
-                ExecContext& context) const override;
-
- private:
-  std::vector<std::string> signatures_;
-  std::vector<Param> params_;
-  TypePtr output_;
-  Kernel kernel_;
-};
-
-/// Adds a `StringFunction` to `registry` under `name` and `aliases`.
+/// Adds a function of this area to `registry` under `name` and `aliases`. `params` gives each
+/// parameter's kind; arguments past its end take the last kind. `output` is the result type;
+/// nullptr means STRING, or BINARY when every STRING-or-BINARY argument is binary.
 void add_function(FunctionRegistry& registry, std::string name, std::vector<std::string> aliases,
                   Function::Arity arity, std::string description,
                   std::vector<std::string> signatures, std::vector<Param> params, TypePtr output,
-                  StringFunction::Kernel kernel,
-                  NullHandling null_handling = NullHandling::kPropagates);
+                  Kernel kernel, NullHandling null_handling = NullHandling::kPropagates);
 
 /// Whether row `i` of a combined validity bitmap (nullptr: no nulls) is valid.
 inline bool row_valid(const std::shared_ptr<Buffer>& validity, int64_t i) {

@@ -392,15 +392,6 @@ int64_t result_length(std::span<const Datum> arguments) {
   return 1;
 }
 
-bool any_null_type(std::span<const Datum> arguments) {
-  for (const Datum& argument : arguments) {
-    if (argument.type()->id() == TypeId::kNull) {
-      return true;
-    }
-  }
-  return false;
-}
-
 Datum all_null(const TypePtr& type, std::span<const Datum> arguments, Allocator* allocator) {
   const int64_t length = result_length(arguments);
   std::unique_ptr<ArrayBuilder> builder = make_builder(type, allocator);

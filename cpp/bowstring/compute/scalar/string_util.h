@@ -389,9 +389,6 @@ class StringOutput {
 bool all_scalars(std::span<const Datum> arguments);
 /// Rows of the result: the length of the array arguments, 1 when all are scalars.
 int64_t result_length(std::span<const Datum> arguments);
-/// Whether any argument is of the null type (a result of a null-propagating function is then
-/// null in every row).
-bool any_null_type(std::span<const Datum> arguments);
 /// A result of `type` whose every row is null.
 Datum all_null(const TypePtr& type, std::span<const Datum> arguments, Allocator* allocator);
 
