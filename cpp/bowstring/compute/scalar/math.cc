@@ -264,25 +264,18 @@ double round_double(double x, int32_t scale, Rounding mode) {
                           "type \"INT\", but the actual argument is a non-foldable.");
 }
 
-// Spark refuses a scale that is not foldable: round and bround with
-// DATATYPE_MISMATCH.NON_FOLDABLE_INPUT, ceil and floor with NON_FOLDABLE_ARGUMENT.
-[[noreturn]] void raise_column_scale(const std::string& function) {
-  if (function == "ceil" || function == "floor") {
-    raise_non_foldable_scale(function);
-  }
+// round and bround refuse a scale that is not foldable with DATATYPE_MISMATCH (ceil and floor
+// with NON_FOLDABLE_ARGUMENT, `raise_non_foldable_scale`).
+[[noreturn]] void raise_non_foldable_input(const std::string& function) {
   throw AnalysisError("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
                       "Cannot resolve \"" + function +
                           "\" due to data type mismatch: the input `scale` should be a "
                           "foldable \"INT\" expression; however, got a column.");
 }
 
-// The scale of a rounding call: option "scale", else the second argument's scalar value (a
-// column is refused).
-int32_t rounding_scale(std::span<const Datum> arguments, const FunctionOptions& options,
-                       const std::string& function) {
-  if (arguments.size() == 2 && !arguments[1].is_scalar()) {
-    raise_column_scale(function);
-  }
+// The scale of a rounding call: option "scale", else the second argument's scalar value (the
+// caller has refused a column).
+int32_t rounding_scale(std::span<const Datum> arguments, const FunctionOptions& options) {
   if (auto it = options.find("scale"); it != options.end()) {
     return static_cast<int32_t>(std::get<int64_t>(it->second));
   }
@@ -305,11 +298,11 @@ int32_t rounding_scale_for_types(const FunctionOptions& options, const Datum* sc
   return as_int.scalar_is_null() ? 0 : Int32Array(as_int.array()).value(0);
 }
 
-// Refuses a scale known to vary by row, as Spark's analysis does.
+// Refuses a scale known to vary by row with `refuse`, as Spark's analysis does.
 void check_foldable_scale(const ResolveContext& context, size_t arguments,
-                          const std::string& function) {
+                          const std::string& function, void (*refuse)(const std::string&)) {
   if (arguments == 2 && context.varies(1)) {
-    raise_column_scale(function);
+    refuse(function);
   }
 }
 
@@ -400,7 +393,7 @@ class RoundFunction final : public ScalarFunction {
                                 "the \"INT\" type, however the scale has the type \"" +
                                 spark_type_name(*arguments[1]) + "\".");
       }
-      check_foldable_scale(context, arguments.size(), name());
+      check_foldable_scale(context, arguments.size(), name(), raise_non_foldable_input);
       casts.push_back(int32());
     }
     return {output, casts};
@@ -413,7 +406,10 @@ class RoundFunction final : public ScalarFunction {
     if (arguments.size() == 2 && arguments[1].scalar_is_null()) {
       return null_result(value.type(), inputs, context);
     }
-    const int32_t scale = rounding_scale(arguments, options, name());
+    if (arguments.size() == 2 && !arguments[1].is_scalar()) {
+      raise_non_foldable_input(name());
+    }
+    const int32_t scale = rounding_scale(arguments, options);
     const Rounding mode = mode_;
     const FailurePolicy policy = FailurePolicy::of(context, false, OnFailure::kNull);
     const std::string& function = name();
@@ -500,7 +496,7 @@ class FloorCeilFunction final : public ScalarFunction {
       if (spark_type_of(*arguments[1]) != SparkType::kInt) {
         raise_non_foldable_scale(name());
       }
-      check_foldable_scale(context, arguments.size(), name());
+      check_foldable_scale(context, arguments.size(), name(), raise_non_foldable_scale);
       // The value becomes a decimal in `execute`, after the scale is known to be a constant:
       // Spark refuses a column scale before looking at any value.
       const bool numeric = is_numeric(type);
@@ -539,8 +535,7 @@ class FloorCeilFunction final : public ScalarFunction {
       if (arguments[1].scalar_is_null()) {
         return null_result(decimal.type(), inputs, context);
       }
-      return round_decimal(decimal, rounding_scale(arguments, options, name()), mode, function,
-                           context);
+      return round_decimal(decimal, rounding_scale(arguments, options), mode, function, context);
     }
     switch (value.type()->id()) {
       case TypeId::kInt64:
