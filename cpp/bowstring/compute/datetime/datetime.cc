@@ -581,9 +581,8 @@ std::vector<TypePtr> string_or_value_arguments(const std::string& name,
                                 : value_argument(name, 0, types[0])};
 }
 
-}  // namespace
-
-void register_datetime_functions(FunctionRegistry& registry) {
+/// The fields of a date (year, month, day...) and of a timestamp's time of day.
+void add_date_parts(FunctionRegistry& registry) {
   add_date_field(registry, "year", "The year of a date or timestamp.", {},
                  [](int64_t days) { return static_cast<int32_t>(civil_from_days(days).year); });
   add_date_field(registry, "month", "The month (1-12) of a date or timestamp.", {},
@@ -607,7 +606,10 @@ void register_datetime_functions(FunctionRegistry& registry) {
   add_time_field(registry, "second", "The second (0-59) of a timestamp.", [](int64_t micros) {
     return static_cast<int32_t>(micros / kMicrosPerSecond % 60);
   });
+}
 
+/// date_add, date_sub, add_months, datediff and months_between.
+void add_date_arithmetic(FunctionRegistry& registry) {
   // date_add, date_sub, datediff, add_months.
   auto day_shift = [](int64_t sign) {
     return [sign](std::span<const Datum> arguments, const TypePtr& output, ExecContext& context) {
@@ -704,8 +706,11 @@ void register_datetime_functions(FunctionRegistry& registry) {
                                      round_off);
         });
       }));
+}
 
-  // to_date, to_timestamp, unix_timestamp.
+/// to_date, to_timestamp and unix_timestamp, which parse strings (with a datetime pattern when
+/// given).
+void add_parsing(FunctionRegistry& registry) {
   registry.add(std::make_shared<LambdaScalarFunction>(
       "to_date", Function::Arity{1, 2}, NullHandling::kPropagates,
       "A string parsed as a date (with a datetime pattern when given), or a timestamp's date.",
@@ -818,7 +823,10 @@ void register_datetime_functions(FunctionRegistry& registry) {
           return true;
         });
       }));
+}
 
+/// from_unixtime and date_format.
+void add_formatting(FunctionRegistry& registry) {
   registry.add(std::make_shared<LambdaScalarFunction>(
       "from_unixtime", Function::Arity{1, 2}, NullHandling::kPropagates,
       "Seconds since the epoch formatted in the session time zone with a datetime pattern "
@@ -873,7 +881,10 @@ void register_datetime_functions(FunctionRegistry& registry) {
           return true;
         });
       }));
+}
 
+/// date_trunc and trunc.
+void add_truncation(FunctionRegistry& registry) {
   registry.add(std::make_shared<LambdaScalarFunction>(
       "date_trunc", Function::Arity{2, 2}, NullHandling::kPropagates,
       "A timestamp truncated to the unit `fmt` names ('YEAR', 'QUARTER', 'MONTH', 'WEEK', "
@@ -963,7 +974,10 @@ void register_datetime_functions(FunctionRegistry& registry) {
           return true;
         });
       }));
+}
 
+/// current_date and current_timestamp, fixed for a statement.
+void add_statement_time(FunctionRegistry& registry) {
   registry.add(std::make_shared<LambdaScalarFunction>(
       "current_date", Function::Arity{0, 0}, NullHandling::kPropagates,
       "The date in the session time zone when the statement started.",
@@ -990,6 +1004,17 @@ void register_datetime_functions(FunctionRegistry& registry) {
         builder.append(context.statement_time_us);
         return Datum::scalar(builder.finish());
       }));
+}
+
+}  // namespace
+
+void register_datetime_functions(FunctionRegistry& registry) {
+  add_date_parts(registry);
+  add_date_arithmetic(registry);
+  add_parsing(registry);
+  add_formatting(registry);
+  add_truncation(registry);
+  add_statement_time(registry);
 }
 
 }  // namespace bowstring::compute
