@@ -1609,12 +1609,10 @@ std::unique_ptr<GroupedAggregator> make_avg(std::span<const TypePtr> arguments,
   return std::make_unique<AvgAggregator<DoubleSumAggregator>>(context, output);
 }
 
-}  // namespace
-
-void register_aggregate_functions(FunctionRegistry& registry) {
-  using Arity = Function::Arity;
+/// count and count_distinct.
+void add_counts(FunctionRegistry& registry) {
   registry.add(std::make_shared<LambdaAggregateFunction>(
-      "count", Arity{0, -1}, NullHandling::kCustom,
+      "count", Function::Arity{0, -1}, NullHandling::kCustom,
       "Number of rows, or of rows where every argument is non-null.",
       std::vector<std::string>{"() -> bigint", "(any, ...) -> bigint"},
       [](const std::string&, std::span<const TypePtr> arguments) {
@@ -1625,7 +1623,7 @@ void register_aggregate_functions(FunctionRegistry& registry) {
         return std::make_unique<CountAggregator>(context);
       }));
   registry.add(std::make_shared<LambdaAggregateFunction>(
-      "count_distinct", Arity{1, -1}, NullHandling::kCustom,
+      "count_distinct", Function::Arity{1, -1}, NullHandling::kCustom,
       "Number of distinct tuples of the arguments with no null member (COUNT(DISTINCT ...)).",
       std::vector<std::string>{"(any, ...) -> bigint"},
       [](const std::string&, std::span<const TypePtr> arguments) {
@@ -1635,9 +1633,13 @@ void register_aggregate_functions(FunctionRegistry& registry) {
          ExecContext& context) -> std::unique_ptr<GroupedAggregator> {
         return std::make_unique<CountDistinctAggregator>(context, arguments);
       }));
+}
+
+/// sum, try_sum, avg and try_avg.
+void add_sums_and_means(FunctionRegistry& registry) {
   for (const bool try_mode : {false, true}) {
     registry.add(std::make_shared<LambdaAggregateFunction>(
-        try_mode ? "try_sum" : "sum", Arity{1, 1}, NullHandling::kCustom,
+        try_mode ? "try_sum" : "sum", Function::Arity{1, 1}, NullHandling::kCustom,
         try_mode ? "Sum of the non-null values; null on overflow."
                  : "Sum of the non-null values (bigint for integers, with an overflow error).",
         std::vector<std::string>{"(integral) -> bigint", "(double) -> double",
@@ -1652,7 +1654,7 @@ void register_aggregate_functions(FunctionRegistry& registry) {
   }
   for (const bool try_mode : {false, true}) {
     registry.add(std::make_shared<LambdaAggregateFunction>(
-                     try_mode ? "try_avg" : "avg", Arity{1, 1}, NullHandling::kCustom,
+                     try_mode ? "try_avg" : "avg", Function::Arity{1, 1}, NullHandling::kCustom,
                      try_mode ? "Mean of the non-null values; null when a decimal overflows."
                               : "Mean of the non-null values.",
                      std::vector<std::string>{"(numeric) -> double",
@@ -1666,9 +1668,13 @@ void register_aggregate_functions(FunctionRegistry& registry) {
                      }),
                  try_mode ? std::vector<std::string>{} : std::vector<std::string>{"mean"});
   }
+}
+
+/// min, max, first, any_value and last.
+void add_extremes_and_positions(FunctionRegistry& registry) {
   for (const bool is_max : {false, true}) {
     registry.add(std::make_shared<LambdaAggregateFunction>(
-        is_max ? "max" : "min", Arity{1, 1}, NullHandling::kCustom,
+        is_max ? "max" : "min", Function::Arity{1, 1}, NullHandling::kCustom,
         is_max ? "Largest non-null value (NaN above every number)."
                : "Smallest non-null value (NaN above every number).",
         std::vector<std::string>{"(orderable) -> same type"},
@@ -1687,34 +1693,47 @@ void register_aggregate_functions(FunctionRegistry& registry) {
                         "Some value of the group: that of its first row.");
   add_first_last<true>(registry, "last", {"last_value"},
                        "The value of the last row (of the last non-null one with ignoreNulls).");
+}
+
+/// The standard deviations and variances.
+void add_moments(FunctionRegistry& registry) {
   add_moment(registry, "stddev_samp", Moment::kStddevSamp, {"stddev", "std"},
              "Sample standard deviation; null for fewer than two values.");
   add_moment(registry, "stddev_pop", Moment::kStddevPop, {}, "Population standard deviation.");
   add_moment(registry, "var_samp", Moment::kVarSamp, {"variance"},
              "Sample variance; null for fewer than two values.");
   add_moment(registry, "var_pop", Moment::kVarPop, {}, "Population variance.");
+}
+
+/// collect_list and collect_set.
+void add_collections(FunctionRegistry& registry) {
   for (const bool is_set : {false, true}) {
-    registry.add(std::make_shared<LambdaAggregateFunction>(
-                     is_set ? "collect_set" : "collect_list", Arity{1, 1}, NullHandling::kCustom,
-                     is_set ? "The distinct non-null values, as an array."
-                            : "The non-null values in row order, as an array.",
-                     std::vector<std::string>{"(any) -> array<any>"},
-                     [](const std::string&, std::span<const TypePtr> arguments) {
-                       return Resolution{list(arguments[0]), {arguments[0]}};
-                     },
-                     [is_set](std::span<const TypePtr> arguments, const FunctionOptions&,
-                              ExecContext& context) -> std::unique_ptr<GroupedAggregator> {
-                       if (is_set) {
-                         return std::make_unique<CollectAggregator<true>>(context, arguments[0]);
-                       }
-                       return std::make_unique<CollectAggregator<false>>(context, arguments[0]);
-                     }),
-                 is_set ? std::vector<std::string>{} : std::vector<std::string>{"array_agg"});
+    registry.add(
+        std::make_shared<LambdaAggregateFunction>(
+            is_set ? "collect_set" : "collect_list", Function::Arity{1, 1}, NullHandling::kCustom,
+            is_set ? "The distinct non-null values, as an array."
+                   : "The non-null values in row order, as an array.",
+            std::vector<std::string>{"(any) -> array<any>"},
+            [](const std::string&, std::span<const TypePtr> arguments) {
+              return Resolution{list(arguments[0]), {arguments[0]}};
+            },
+            [is_set](std::span<const TypePtr> arguments, const FunctionOptions&,
+                     ExecContext& context) -> std::unique_ptr<GroupedAggregator> {
+              if (is_set) {
+                return std::make_unique<CollectAggregator<true>>(context, arguments[0]);
+              }
+              return std::make_unique<CollectAggregator<false>>(context, arguments[0]);
+            }),
+        is_set ? std::vector<std::string>{} : std::vector<std::string>{"array_agg"});
   }
+}
+
+/// bool_and and bool_or.
+void add_boolean_folds(FunctionRegistry& registry) {
   for (const bool is_or : {false, true}) {
     registry.add(
         std::make_shared<LambdaAggregateFunction>(
-            is_or ? "bool_or" : "bool_and", Arity{1, 1}, NullHandling::kCustom,
+            is_or ? "bool_or" : "bool_and", Function::Arity{1, 1}, NullHandling::kCustom,
             is_or ? "True when any non-null value is true."
                   : "True when every non-null value "
                     "is true.",
@@ -1727,8 +1746,12 @@ void register_aggregate_functions(FunctionRegistry& registry) {
             }),
         is_or ? std::vector<std::string>{"some", "any"} : std::vector<std::string>{"every"});
   }
+}
+
+/// approx_count_distinct.
+void add_sketches(FunctionRegistry& registry) {
   registry.add(std::make_shared<LambdaAggregateFunction>(
-      "approx_count_distinct", Arity{1, 2}, NullHandling::kCustom,
+      "approx_count_distinct", Function::Arity{1, 2}, NullHandling::kCustom,
       "Estimated number of distinct non-null values (HyperLogLog++, relative standard "
       "deviation 0.05 unless given).",
       std::vector<std::string>{"(any[, double]) -> bigint"},
@@ -1740,6 +1763,18 @@ void register_aggregate_functions(FunctionRegistry& registry) {
          ExecContext& context) -> std::unique_ptr<GroupedAggregator> {
         return std::make_unique<ApproxCountDistinctAggregator>(context, options);
       }));
+}
+
+}  // namespace
+
+void register_aggregate_functions(FunctionRegistry& registry) {
+  add_counts(registry);
+  add_sums_and_means(registry);
+  add_extremes_and_positions(registry);
+  add_moments(registry);
+  add_collections(registry);
+  add_boolean_folds(registry);
+  add_sketches(registry);
 }
 
 }  // namespace bowstring::compute

@@ -413,9 +413,8 @@ void add_comparison(FunctionRegistry& registry, std::vector<std::string> names, 
       });
 }
 
-}  // namespace
-
-void register_predicate_functions(FunctionRegistry& registry) {
+/// The comparison operators and null-safe equality.
+void add_comparisons(FunctionRegistry& registry) {
   add_comparison(registry, {"=", "=="}, CompareOp::kEqual,
                  "Whether the arguments are equal (NaN equals NaN).");
   add_comparison(registry, {"!=", "<>"}, CompareOp::kNotEqual, "Whether the arguments differ.");
@@ -433,7 +432,10 @@ void register_predicate_functions(FunctionRegistry& registry) {
       [](std::span<const Datum> arguments, const TypePtr&, ExecContext& context) {
         return equal_null_safe(arguments[0], arguments[1], context.allocator);
       });
+}
 
+/// NOT, AND and OR with three-valued logic.
+void add_logic(FunctionRegistry& registry) {
   add(
       registry, {"and"}, {2, 2}, NullHandling::kCustom, "Logical AND with three-valued logic.",
       {"(boolean, boolean) -> boolean"}, resolve_boolean_logic,
@@ -455,7 +457,10 @@ void register_predicate_functions(FunctionRegistry& registry) {
         return logical_not(arguments[0], context.allocator);
       },
       logic_traits());
+}
 
+/// isnull, isnotnull and isnan.
+void add_null_tests(FunctionRegistry& registry) {
   add(registry, {"isnull"}, {1, 1}, NullHandling::kCustom, "Whether the argument is null.",
       {"(any) -> boolean"}, resolve_null_test,
       [](std::span<const Datum> arguments, const TypePtr&, ExecContext& context) {
@@ -472,7 +477,11 @@ void register_predicate_functions(FunctionRegistry& registry) {
       [](std::span<const Datum> arguments, const TypePtr&, ExecContext& context) {
         return is_nan(arguments[0], context.allocator);
       });
+}
 
+/// coalesce, nvl, nvl2, nullif, nanvl, if and case_when, which read each argument only on
+/// the rows that need it (nullif aside).
+void add_conditionals(FunctionRegistry& registry) {
   add(
       registry, {"coalesce"}, {1, -1}, NullHandling::kCustom,
       "The first argument that is not null, or null.", {"(T, T...) -> T"}, resolve_common,
@@ -537,6 +546,10 @@ void register_predicate_functions(FunctionRegistry& registry) {
         return case_when(conditions, values, otherwise, context.allocator);
       },
       reading_rows(case_when_rows_reading));
+}
+
+/// IN and BETWEEN.
+void add_membership(FunctionRegistry& registry) {
   add(
       registry, {"in"}, {2, -1}, NullHandling::kCustom,
       "Whether the first argument equals one of the others; null when not found and any is "
@@ -556,6 +569,16 @@ void register_predicate_functions(FunctionRegistry& registry) {
             compare_coerced(CompareOp::kLessEqual, arguments[0], arguments[2], "between", context),
             context.allocator);
       });
+}
+
+}  // namespace
+
+void register_predicate_functions(FunctionRegistry& registry) {
+  add_comparisons(registry);
+  add_logic(registry);
+  add_null_tests(registry);
+  add_conditionals(registry);
+  add_membership(registry);
 }
 
 }  // namespace bowstring::compute
