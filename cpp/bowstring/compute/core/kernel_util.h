@@ -13,6 +13,27 @@
 
 namespace bowstring::compute {
 
+/// The rows of a row-wise call's result: the length of its array arguments, 1 when every
+/// argument is a scalar.
+inline int64_t result_length(std::span<const Datum> arguments) {
+  for (const Datum& argument : arguments) {
+    if (argument.is_array()) {
+      return argument.length();
+    }
+  }
+  return 1;
+}
+
+/// Whether every argument of a row-wise call is a scalar (its result is then a scalar).
+inline bool all_scalars(std::span<const Datum> arguments) {
+  for (const Datum& argument : arguments) {
+    if (argument.is_array()) {
+      return false;
+    }
+  }
+  return true;
+}
+
 /// The validity of a row-wise result whose row is null when any argument's is: the AND of the
 /// arguments' validity bitmaps over `length` rows (scalars count for every row), as a new
 /// bitmap starting at bit 0, or nullptr when no row is null. `null_count` receives the number

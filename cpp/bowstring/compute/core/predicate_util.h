@@ -183,8 +183,6 @@ Array all_null_boolean_array(int64_t length, Allocator* allocator);
 /// The row count of a row-wise call: the length of its array arguments, 1 when all are
 /// scalars. Throws `InvalidArgument` naming `function` when array lengths differ.
 int64_t call_length(std::span<const Datum> arguments, const char* function);
-/// Whether every argument is a scalar (the result is then a scalar).
-bool all_scalars(std::span<const Datum> arguments);
 /// `result` as the call's result: a scalar when `scalar` (result then has length 1).
 Datum as_result(Array result, bool scalar);
 

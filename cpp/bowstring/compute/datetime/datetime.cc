@@ -223,20 +223,6 @@ std::string_view string_at(const Datum& datum, int64_t i) {
 
 // ---- Results -----------------------------------------------------------------------------------
 
-int64_t row_count(std::span<const Datum> arguments) {
-  for (const Datum& argument : arguments) {
-    if (argument.is_array()) return argument.length();
-  }
-  return 1;
-}
-
-bool all_scalars(std::span<const Datum> arguments) {
-  for (const Datum& argument : arguments) {
-    if (argument.is_array()) return false;
-  }
-  return true;
-}
-
 Datum as_result(Array array, std::span<const Datum> arguments) {
   if (all_scalars(arguments)) return Datum::scalar(std::move(array));
   return Datum(std::move(array));
@@ -247,7 +233,7 @@ Datum as_result(Array array, std::span<const Datum> arguments) {
 template <typename Out, typename Compute>
 Datum map_rows(std::span<const Datum> arguments, TypePtr type, ExecContext& context,
                Compute&& compute) {
-  const int64_t length = row_count(arguments);
+  const int64_t length = result_length(arguments);
   int64_t null_count = 0;
   std::shared_ptr<Buffer> validity =
       and_validity(arguments, length, context.allocator, &null_count);
@@ -268,7 +254,7 @@ Datum map_rows(std::span<const Datum> arguments, TypePtr type, ExecContext& cont
 template <typename Out, typename Compute>
 Datum map_valid_rows(std::span<const Datum> arguments, TypePtr type, ExecContext& context,
                      Compute&& compute) {
-  const int64_t length = row_count(arguments);
+  const int64_t length = result_length(arguments);
   int64_t null_count = 0;
   std::shared_ptr<Buffer> input_validity =
       and_validity(arguments, length, context.allocator, &null_count);
@@ -296,7 +282,7 @@ Datum map_valid_rows(std::span<const Datum> arguments, TypePtr type, ExecContext
 // A string result; `compute(i, out)` appends row i's text and returns false for a null.
 template <typename Compute>
 Datum map_strings(std::span<const Datum> arguments, ExecContext& context, Compute&& compute) {
-  const int64_t length = row_count(arguments);
+  const int64_t length = result_length(arguments);
   int64_t null_count = 0;
   std::shared_ptr<Buffer> input_validity =
       and_validity(arguments, length, context.allocator, &null_count);
@@ -326,7 +312,7 @@ Datum map_days(std::span<const Datum> arguments, const TypePtr& output, ExecCont
     const Column<int32_t> days = column_of<int32_t>(argument);
     return map_rows<int32_t>(arguments, output, context, [&](int64_t i) { return visit(days[i]); });
   }
-  const MicrosColumn micros(argument, row_count(arguments), nullptr);
+  const MicrosColumn micros(argument, result_length(arguments), nullptr);
   const LocalClock clock(is_instant(*argument.type()) ? &TimeZone::get(context.session_time_zone)
                                                       : nullptr);
   return map_rows<int32_t>(arguments, output, context, [&](int64_t i) {
@@ -342,7 +328,7 @@ Datum map_time_of_day(std::span<const Datum> arguments, const TypePtr& output, E
   if (is_date(argument.type())) {
     return map_rows<int32_t>(arguments, output, context, [&](int64_t) { return visit(0); });
   }
-  const MicrosColumn micros(argument, row_count(arguments), nullptr);
+  const MicrosColumn micros(argument, result_length(arguments), nullptr);
   const LocalClock clock(is_instant(*argument.type()) ? &TimeZone::get(context.session_time_zone)
                                                       : nullptr);
   return map_rows<int32_t>(arguments, output, context, [&](int64_t i) {
@@ -613,7 +599,7 @@ void add_date_arithmetic(FunctionRegistry& registry) {
   // date_add, date_sub, datediff, add_months.
   auto day_shift = [](int64_t sign) {
     return [sign](std::span<const Datum> arguments, const TypePtr& output, ExecContext& context) {
-      const DaysColumn days(arguments[0], row_count(arguments), context.session_time_zone);
+      const DaysColumn days(arguments[0], result_length(arguments), context.session_time_zone);
       const Column<int32_t> shift = column_of<int32_t>(arguments[1]);
       return map_rows<int32_t>(arguments, output, context, [&](int64_t i) {
         return static_cast<int32_t>(static_cast<uint32_t>(days[i]) +
@@ -648,7 +634,7 @@ void add_date_arithmetic(FunctionRegistry& registry) {
       "The date `months` months after `start`, clamped to the end of shorter months.",
       std::vector<std::string>{"(date, int) -> date"}, date_and_months,
       [](std::span<const Datum> arguments, const TypePtr& output, ExecContext& context) {
-        const DaysColumn days(arguments[0], row_count(arguments), context.session_time_zone);
+        const DaysColumn days(arguments[0], result_length(arguments), context.session_time_zone);
         const Column<int32_t> months = column_of<int32_t>(arguments[1]);
         return map_rows<int32_t>(arguments, output, context,
                                  [&](int64_t i) { return add_months_to_days(days[i], months[i]); });
@@ -661,8 +647,8 @@ void add_date_arithmetic(FunctionRegistry& registry) {
                           {date_argument(name, 0, types[0]), date_argument(name, 1, types[1])}};
       },
       [](std::span<const Datum> arguments, const TypePtr& output, ExecContext& context) {
-        const DaysColumn end(arguments[0], row_count(arguments), context.session_time_zone);
-        const DaysColumn start(arguments[1], row_count(arguments), context.session_time_zone);
+        const DaysColumn end(arguments[0], result_length(arguments), context.session_time_zone);
+        const DaysColumn start(arguments[1], result_length(arguments), context.session_time_zone);
         return map_rows<int32_t>(arguments, output, context, [&](int64_t i) {
           return static_cast<int32_t>(static_cast<uint32_t>(end[i]) -
                                       static_cast<uint32_t>(start[i]));
@@ -687,7 +673,7 @@ void add_date_arithmetic(FunctionRegistry& registry) {
       },
       [](std::span<const Datum> arguments, const TypePtr& output, ExecContext& context) {
         const TimeZone& zone = TimeZone::get(context.session_time_zone);
-        const int64_t length = row_count(arguments);
+        const int64_t length = result_length(arguments);
         const MicrosColumn first(arguments[0], length, &zone);
         const MicrosColumn second(arguments[1], length, &zone);
         // Spark casts TIMESTAMP_NTZ arguments to TIMESTAMP: wall-clock times in the session zone.
@@ -762,7 +748,7 @@ void add_parsing(FunctionRegistry& registry) {
         const Datum& value = arguments[0];
         const TimeZone& zone = TimeZone::get(context.session_time_zone);
         if (!value.type()->is_string()) {
-          const MicrosColumn micros(value, row_count(arguments), &zone);
+          const MicrosColumn micros(value, result_length(arguments), &zone);
           // TIMESTAMP_NTZ values are wall-clock times in the session zone.
           if (is_timestamp(value.type()) && !is_instant(*value.type())) {
             return map_rows<int64_t>(arguments, output, context, [&](int64_t i) {
@@ -808,7 +794,7 @@ void add_parsing(FunctionRegistry& registry) {
         if (!value.type()->is_string()) {
           // Spark divides the microseconds as they are (TIMESTAMP_NTZ's too, with no zone),
           // truncating toward zero.
-          const MicrosColumn micros(value, row_count(arguments), &zone);
+          const MicrosColumn micros(value, result_length(arguments), &zone);
           return map_rows<int64_t>(arguments, output, context,
                                    [&](int64_t i) { return micros[i] / kMicrosPerSecond; });
         }
@@ -869,7 +855,7 @@ void add_formatting(FunctionRegistry& registry) {
         const Datum& value = arguments[0];
         const TimeZone& zone = TimeZone::get(context.session_time_zone);
         const bool wall_clock = is_timestamp(value.type()) && !is_instant(*value.type());
-        const MicrosColumn micros(value, row_count(arguments), wall_clock ? nullptr : &zone);
+        const MicrosColumn micros(value, result_length(arguments), wall_clock ? nullptr : &zone);
         PatternCache patterns(&arguments[1]);
         return map_strings(arguments, context, [&](int64_t i, std::string& out) {
           if (wall_clock) {
@@ -902,7 +888,7 @@ void add_truncation(FunctionRegistry& registry) {
         const Datum& value = arguments[1];
         const bool wall_clock = is_timestamp(value.type()) && !is_instant(*value.type());
         const TimeZone* zone = wall_clock ? nullptr : &TimeZone::get(context.session_time_zone);
-        const MicrosColumn micros(value, row_count(arguments), zone);
+        const MicrosColumn micros(value, result_length(arguments), zone);
         const LocalClock clock(zone);
         return map_valid_rows<int64_t>(arguments, output, context, [&](int64_t i, int64_t* out) {
           const TruncLevel level = trunc_level(string_at(arguments[0], i), false);
@@ -966,7 +952,7 @@ void add_truncation(FunctionRegistry& registry) {
                           {date_argument(name, 0, types[0]), string_argument(name, 1, types[1])}};
       },
       [](std::span<const Datum> arguments, const TypePtr& output, ExecContext& context) {
-        const DaysColumn days(arguments[0], row_count(arguments), context.session_time_zone);
+        const DaysColumn days(arguments[0], result_length(arguments), context.session_time_zone);
         return map_valid_rows<int32_t>(arguments, output, context, [&](int64_t i, int32_t* out) {
           const TruncLevel level = trunc_level(string_at(arguments[1], i), true);
           if (level == TruncLevel::kInvalid) return false;

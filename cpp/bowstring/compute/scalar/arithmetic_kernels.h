@@ -50,25 +50,6 @@ struct FailurePolicy {
   OnFailure action(uint8_t failure) const { return failure == kOverflow ? overflow : zero_divisor; }
 };
 
-/// The rows of a result: the arrays' common length, or 1 when every argument is a scalar.
-inline int64_t result_length(std::span<const Datum> arguments) {
-  for (const Datum& argument : arguments) {
-    if (argument.is_array()) {
-      return argument.length();
-    }
-  }
-  return 1;
-}
-
-inline bool all_scalars(std::span<const Datum> arguments) {
-  for (const Datum& argument : arguments) {
-    if (argument.is_array()) {
-      return false;
-    }
-  }
-  return true;
-}
-
 /// The all-null result of `type` for `arguments` (an array of their length, or a null scalar).
 Datum null_result(const TypePtr& type, std::span<const Datum> arguments, ExecContext& context);
 

@@ -897,7 +897,7 @@ Datum compare(CompareOp op, const Datum& left, const Datum& right, Allocator* al
   }
   const Datum arguments[] = {left, right};
   const int64_t length = detail::call_length(arguments, compare_op_name(op));
-  const bool scalar = detail::all_scalars(arguments);
+  const bool scalar = all_scalars(arguments);
   check_same_type(left, right, compare_op_name(op));
   if (left.scalar_is_null() || right.scalar_is_null() ||
       left.type()->storage_id() == TypeId::kNull) {
@@ -917,7 +917,7 @@ Datum equal_null_safe(const Datum& left, const Datum& right, Allocator* allocato
   }
   const Datum arguments[] = {left, right};
   const int64_t length = detail::call_length(arguments, "<=>");
-  const bool scalar = detail::all_scalars(arguments);
+  const bool scalar = all_scalars(arguments);
   check_same_type(left, right, "<=>");
   if (left.type()->storage_id() == TypeId::kNull) {
     MutableBuffer values = detail::zeroed_bitmap(length, allocator);

@@ -435,7 +435,7 @@ Datum if_else(const Datum& cond, const Datum& then, const Datum& otherwise, Allo
   check_value_types(values, "if");
   const Datum arguments[] = {cond, then, otherwise};
   const int64_t length = detail::call_length(arguments, "if");
-  const bool scalar = detail::all_scalars(arguments);
+  const bool scalar = all_scalars(arguments);
   if (cond.is_scalar()) {
     // One branch for every row: no gathering.
     const bool take_then = !cond.scalar_is_null() && cond.type()->storage_id() != TypeId::kNull &&
@@ -480,7 +480,7 @@ Datum case_when(std::span<const Datum> conditions, std::span<const Datum> values
   std::vector<Datum> arguments(conditions.begin(), conditions.end());
   arguments.insert(arguments.end(), sources.begin(), sources.end());
   const int64_t length = detail::call_length(arguments, "case when");
-  const bool scalar = detail::all_scalars(arguments);
+  const bool scalar = all_scalars(arguments);
   const int32_t no_match = otherwise ? static_cast<int32_t>(values.size()) : kNullRow;
   Selection selected(static_cast<size_t>(length), no_match);
   std::vector<uint8_t> decided(static_cast<size_t>(length), 0);
@@ -509,7 +509,7 @@ Datum coalesce(std::span<const Datum> values, Allocator* allocator) {
   }
   check_value_types(values, "coalesce");
   const int64_t length = detail::call_length(values, "coalesce");
-  const bool scalar = detail::all_scalars(values);
+  const bool scalar = all_scalars(values);
   const DataType& type = *values[0].type();
   if (type.id() != TypeId::kDictionary && type.id() != TypeId::kExtension) {
     switch (type.bit_width()) {
@@ -548,7 +548,7 @@ Datum null_if(const Datum& left, const Datum& right, Allocator* allocator) {
   const Datum equal = compare(CompareOp::kEqual, left, right, allocator);
   const Datum arguments[] = {left, right};
   const int64_t length = detail::call_length(arguments, "nullif");
-  const bool scalar = detail::all_scalars(arguments);
+  const bool scalar = all_scalars(arguments);
   Selection selected(static_cast<size_t>(length), 0);
   for_each_true(equal, equal.is_scalar() ? 1 : length, [&](int64_t i) {
     if (equal.is_scalar()) {
@@ -569,7 +569,7 @@ Datum nan_value(const Datum& left, const Datum& right, Allocator* allocator) {
     throw TypeError("nanvl needs float or double arguments, got " + left.type()->to_string());
   }
   const int64_t length = detail::call_length(values, "nanvl");
-  const bool scalar = detail::all_scalars(values);
+  const bool scalar = all_scalars(values);
   const Datum nan =
       is_nan(left.is_scalar() ? Datum(repeat(left.array(), length, allocator)) : left, allocator);
   Selection selected(static_cast<size_t>(length), 0);

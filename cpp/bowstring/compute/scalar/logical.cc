@@ -91,15 +91,6 @@ int64_t call_length(std::span<const Datum> arguments, const char* function) {
   return length < 0 ? 1 : length;
 }
 
-bool all_scalars(std::span<const Datum> arguments) {
-  for (const Datum& argument : arguments) {
-    if (argument.is_array()) {
-      return false;
-    }
-  }
-  return true;
-}
-
 Datum as_result(Array result, bool scalar) {
   return scalar ? Datum::scalar(std::move(result)) : Datum(std::move(result));
 }
@@ -137,7 +128,7 @@ Datum kleene(bool is_and, const Datum& left_in, const Datum& right_in, Allocator
   const Datum right = as_boolean(right_in, allocator);
   const Datum arguments[] = {left, right};
   const int64_t length = detail::call_length(arguments, name);
-  const bool scalar = detail::all_scalars(arguments);
+  const bool scalar = all_scalars(arguments);
 
   const BitSource left_valid = detail::validity_source(left);
   const BitSource right_valid = detail::validity_source(right);

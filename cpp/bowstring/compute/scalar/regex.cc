@@ -706,7 +706,7 @@ class StringListOutput {
  public:
   StringListOutput(std::span<const Datum> arguments, ExecContext& context)
       : arguments_(arguments),
-        length_(strings::result_length(arguments)),
+        length_(result_length(arguments)),
         validity_(and_validity(arguments, length_, context.allocator, &null_count_)),
         offsets_(context.allocator),
         values_(context.allocator) {
@@ -733,8 +733,7 @@ class StringListOutput {
         list(utf8()), length_,
         std::vector<std::shared_ptr<Buffer>>{std::move(validity_), offsets_.finish()}, null_count_,
         0, std::vector<ArrayDataPtr>{child.data()}));
-    return strings::all_scalars(arguments_) ? Datum::scalar(std::move(array))
-                                            : Datum(std::move(array));
+    return all_scalars(arguments_) ? Datum::scalar(std::move(array)) : Datum(std::move(array));
   }
 
  private:

@@ -374,24 +374,6 @@ Datum StringOutput::finish(bool scalar) {
   return scalar ? Datum::scalar(std::move(array)) : Datum(std::move(array));
 }
 
-bool all_scalars(std::span<const Datum> arguments) {
-  for (const Datum& argument : arguments) {
-    if (argument.is_array()) {
-      return false;
-    }
-  }
-  return true;
-}
-
-int64_t result_length(std::span<const Datum> arguments) {
-  for (const Datum& argument : arguments) {
-    if (argument.is_array()) {
-      return argument.length();
-    }
-  }
-  return 1;
-}
-
 Datum all_null(const TypePtr& type, std::span<const Datum> arguments, Allocator* allocator) {
   const int64_t length = result_length(arguments);
   std::unique_ptr<ArrayBuilder> builder = make_builder(type, allocator);

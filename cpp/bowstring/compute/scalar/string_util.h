@@ -385,10 +385,6 @@ class StringOutput {
   int64_t row_ = 0;
 };
 
-/// Whether every argument is a scalar (the result is then a scalar).
-bool all_scalars(std::span<const Datum> arguments);
-/// Rows of the result: the length of the array arguments, 1 when all are scalars.
-int64_t result_length(std::span<const Datum> arguments);
 /// A result of `type` whose every row is null.
 Datum all_null(const TypePtr& type, std::span<const Datum> arguments, Allocator* allocator);
 
