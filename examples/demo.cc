@@ -18,7 +18,7 @@
 #include "bowstring/array/builder_nested.h"
 #include "bowstring/array/builder_primitive.h"
 #include "bowstring/array/pretty_print.h"
-#include "bowstring/compute/group_by.h"
+#include "bowstring/compute/aggregate/group_by.h"
 #include "bowstring/expr/bind.h"
 #include "bowstring/expr/expression.h"
 #include "bowstring/interchange/io.h"

@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "bowstring/compute/errors.h"
-#include "bowstring/compute/function.h"
+#include "bowstring/compute/core/errors.h"
+#include "bowstring/compute/core/function.h"
 #include "interchange_bindings.h"
 
 namespace nb = nanobind;

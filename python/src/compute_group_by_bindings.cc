@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "bowstring/compute/group_by.h"
+#include "bowstring/compute/aggregate/group_by.h"
 #include "bowstring/table/schema.h"
 #include "bowstring/table/table.h"
 #include "interchange_bindings.h"

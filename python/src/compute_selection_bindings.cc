@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "bowstring/compute/selection.h"
-#include "bowstring/compute/sort.h"
+#include "bowstring/compute/vector/selection.h"
+#include "bowstring/compute/vector/sort.h"
 #include "bowstring/util/error.h"
 #include "interchange_bindings.h"
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "bowstring/types/storage.h"
+
 namespace bowstring {
 
 Array::Array(ArrayDataPtr data) : data_(std::move(data)) {
@@ -145,8 +147,7 @@ std::string format_decimal(const uint8_t* bytes, int32_t byte_width, int32_t sca
 }
 
 BinaryViewArray::BinaryViewArray(const Array& array) : Array(array) {
-  check_type(array.type_id() == TypeId::kStringView || array.type_id() == TypeId::kBinaryView,
-             "binary or string view array");
+  check_type(is_view_type(array.type_id()), "binary or string view array");
   views_ = data_->values<BinaryView>(1);
 }
 

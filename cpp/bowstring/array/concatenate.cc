@@ -9,6 +9,7 @@
 
 #include "bowstring/array/equal.h"
 #include "bowstring/memory/buffer_builder.h"
+#include "bowstring/types/storage.h"
 #include "bowstring/util/error.h"
 
 namespace bowstring {
@@ -16,11 +17,6 @@ namespace bowstring {
 namespace {
 
 using Pieces = std::vector<ArrayDataPtr>;
-
-const DataType& storage_of(const DataType& type) {
-  return type.id() == TypeId::kExtension ? *static_cast<const ExtensionType&>(type).storage_type()
-                                         : type;
-}
 
 /// Throws when `total`, a count of bytes or child values, does not fit offsets of type `Offset`.
 template <typename Offset>

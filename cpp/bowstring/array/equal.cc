@@ -7,16 +7,12 @@
 #include <string_view>
 #include <type_traits>
 
+#include "bowstring/types/storage.h"
 #include "bowstring/util/error.h"
 
 namespace bowstring {
 
 namespace {
-
-const DataType& storage_of(const DataType& type) {
-  return type.id() == TypeId::kExtension ? *static_cast<const ExtensionType&>(type).storage_type()
-                                         : type;
-}
 
 /// Whether an array of this type may compare unequal to itself (it holds floats, and NaN is not
 /// equal to NaN), so that comparing an array with itself cannot be cut short.

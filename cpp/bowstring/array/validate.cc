@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bowstring/array/array.h"
+#include "bowstring/types/storage.h"
 #include "bowstring/util/error.h"
 #include "bowstring/util/utf8.h"
 
@@ -35,13 +36,6 @@ struct Location {
   }
 };
 
-const DataType& storage_of(const DataType& type) {
-  return type.id() == TypeId::kExtension ? *static_cast<const ExtensionType&>(type).storage_type()
-                                         : type;
-}
-
-bool is_view_type(TypeId id) { return id == TypeId::kStringView || id == TypeId::kBinaryView; }
-
 std::string buffer_role(const DataType& type, size_t index) {
   const std::vector<BufferSpec> layout = type.layout();
   if (index >= layout.size()) {
@@ -59,9 +53,6 @@ int64_t bytes_needed(int64_t count, int64_t width) {
   }
   return bytes;
 }
-
-/// Bytes of a bitmap of `bits` bits; unlike `bit_util::bytes_for_bits`, exact up to INT64_MAX.
-int64_t bitmap_bytes(int64_t bits) { return bits / 8 + (bits % 8 != 0 ? 1 : 0); }
 
 class Validator {
  public:
@@ -145,7 +136,7 @@ class Validator {
       switch (layout[i].kind) {
         case BufferKind::kValidity:
           if (data.buffers[i] != nullptr) {
-            require_buffer(data, type, where, i, bitmap_bytes(end));
+            require_buffer(data, type, where, i, bit_util::bytes_for_bits(end));
           } else if (known_nulls > 0) {
             fail(where, "null count is " + std::to_string(known_nulls) +
                             " but there is no validity bitmap");
@@ -159,7 +150,7 @@ class Validator {
           }
           break;
         case BufferKind::kBitmap:
-          require_buffer(data, type, where, i, bitmap_bytes(end));
+          require_buffer(data, type, where, i, bit_util::bytes_for_bits(end));
           break;
         case BufferKind::kFixedWidth:
           require_buffer(data, type, where, i, bytes_needed(end, layout[i].byte_width));

@@ -5,8 +5,8 @@
 #include <string>
 #include <utility>
 
-#include "bowstring/compute/coercion.h"
-#include "bowstring/compute/errors.h"
+#include "bowstring/compute/core/coercion.h"
+#include "bowstring/compute/core/errors.h"
 #include "bowstring/util/error.h"
 
 namespace bowstring::expr {

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "bowstring/compute/datum.h"
-#include "bowstring/compute/exec_context.h"
-#include "bowstring/compute/function.h"
+#include "bowstring/compute/core/datum.h"
+#include "bowstring/compute/core/exec_context.h"
+#include "bowstring/compute/core/function.h"
 #include "bowstring/expr/expression.h"
 #include "bowstring/table/record_batch.h"
 #include "bowstring/table/schema.h"

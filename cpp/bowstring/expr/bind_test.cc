@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "bowstring/compute/errors.h"
+#include "bowstring/compute/core/errors.h"
 #include "bowstring/expr/expr_testing.h"
 #include "bowstring/testing/test_util.h"
 

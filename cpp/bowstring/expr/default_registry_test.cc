@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "bowstring/compute/errors.h"
+#include "bowstring/compute/core/errors.h"
 #include "bowstring/expr/bind.h"
 #include "bowstring/testing/array_testing.h"
 #include "bowstring/testing/test_util.h"

@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "bowstring/array/array.h"
-#include "bowstring/compute/errors.h"
-#include "bowstring/compute/predicates.h"
-#include "bowstring/compute/selection.h"
+#include "bowstring/compute/core/errors.h"
+#include "bowstring/compute/scalar/predicates.h"
+#include "bowstring/compute/vector/selection.h"
 #include "bowstring/expr/bind.h"
 #include "bowstring/expr/rows.h"
 #include "bowstring/memory/buffer.h"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "bowstring/compute/errors.h"
+#include "bowstring/compute/core/errors.h"
 #include "bowstring/expr/bind.h"
 #include "bowstring/expr/expr_testing.h"
 #include "bowstring/expr/rows.h"

@@ -17,8 +17,9 @@
 #include "bowstring/array/builder.h"
 #include "bowstring/array/builder_binary.h"
 #include "bowstring/array/builder_primitive.h"
-#include "bowstring/compute/errors.h"
-#include "bowstring/compute/function.h"
+#include "bowstring/compute/core/errors.h"
+#include "bowstring/compute/core/function.h"
+#include "bowstring/compute/core/kernel_util.h"
 
 namespace bowstring::expr::testing {
 
@@ -57,28 +58,9 @@ class Reader {
   bool scalar_;
 };
 
-/// The number of rows of a call: 1 when every argument is a scalar.
-inline int64_t rows_of(std::span<const Datum> arguments) {
-  for (const Datum& argument : arguments) {
-    if (argument.is_array()) {
-      return argument.length();
-    }
-  }
-  return 1;
-}
-
-inline bool all_scalars(std::span<const Datum> arguments) {
-  for (const Datum& argument : arguments) {
-    if (argument.is_array()) {
-      return false;
-    }
-  }
-  return true;
-}
-
 inline Datum finish(ArrayBuilder& builder, std::span<const Datum> arguments) {
   Array array = builder.finish();
-  return all_scalars(arguments) ? Datum::scalar(array) : Datum(array);
+  return compute::all_scalars(arguments) ? Datum::scalar(array) : Datum(array);
 }
 
 inline bool is_number(const TypePtr& type) {
@@ -114,7 +96,7 @@ class Add final : public ScalarFunction {
                 ExecContext& context) const override {
     const Reader left(arguments[0]);
     const Reader right(arguments[1]);
-    const int64_t rows = rows_of(arguments);
+    const int64_t rows = compute::result_length(arguments);
     std::unique_ptr<ArrayBuilder> builder = make_builder(arguments[0].type(), context.allocator);
     for (int64_t i = 0; i < rows; ++i) {
       if (left.is_null(i) || right.is_null(i)) {
@@ -147,7 +129,7 @@ class Divide final : public ScalarFunction {
     const Reader left(arguments[0]);
     const Reader right(arguments[1]);
     DoubleBuilder builder(context.allocator);
-    for (int64_t i = 0; i < rows_of(arguments); ++i) {
+    for (int64_t i = 0; i < compute::result_length(arguments); ++i) {
       if (left.is_null(i) || right.is_null(i)) {
         builder.append_null();
       } else if (right.as_double(i) == 0) {
@@ -174,7 +156,7 @@ class Equal final : public ScalarFunction {
     const Reader left(arguments[0]);
     const Reader right(arguments[1]);
     BooleanBuilder builder(context.allocator);
-    for (int64_t i = 0; i < rows_of(arguments); ++i) {
+    for (int64_t i = 0; i < compute::result_length(arguments); ++i) {
       if (left.is_null(i) || right.is_null(i)) {
         builder.append_null();
       } else {
@@ -201,7 +183,7 @@ class Upper final : public ScalarFunction {
                 ExecContext& context) const override {
     const Reader values(arguments[0]);
     StringBuilder builder(context.allocator);
-    for (int64_t i = 0; i < rows_of(arguments); ++i) {
+    for (int64_t i = 0; i < compute::result_length(arguments); ++i) {
       if (values.is_null(i)) {
         builder.append_null();
         continue;
@@ -247,7 +229,7 @@ class Cast final : public ScalarFunction {
     const Reader values(arguments[0]);
     const TypeId from = arguments[0].type()->id();
     std::unique_ptr<ArrayBuilder> builder = make_builder(to, context.allocator);
-    for (int64_t i = 0; i < rows_of(arguments); ++i) {
+    for (int64_t i = 0; i < compute::result_length(arguments); ++i) {
       if (from == TypeId::kNull || values.is_null(i)) {
         builder->append_null();
       } else if (from == TypeId::kString) {
@@ -303,7 +285,7 @@ class In final : public ScalarFunction {
                 ExecContext& context) const override {
     std::vector<Reader> readers(arguments.begin(), arguments.end());
     BooleanBuilder builder(context.allocator);
-    for (int64_t i = 0; i < rows_of(arguments); ++i) {
+    for (int64_t i = 0; i < compute::result_length(arguments); ++i) {
       if (readers[0].is_null(i)) {
         builder.append_null();
         continue;

@@ -10,7 +10,7 @@
 #include "bowstring/array/array.h"
 #include "bowstring/array/builder_binary.h"
 #include "bowstring/array/builder_primitive.h"
-#include "bowstring/compute/function.h"
+#include "bowstring/compute/core/function.h"
 #include "bowstring/util/error.h"
 
 namespace bowstring::expr {

@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "bowstring/compute/datum.h"
-#include "bowstring/compute/function.h"
+#include "bowstring/compute/core/datum.h"
+#include "bowstring/compute/core/function.h"
 #include "bowstring/types/type.h"
 
 namespace bowstring::expr {

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "bowstring/compute/function.h"
+#include "bowstring/compute/core/function.h"
 #include "bowstring/testing/array_testing.h"
 
 namespace bowstring::expr {

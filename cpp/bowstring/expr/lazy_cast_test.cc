@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "bowstring/compute/errors.h"
+#include "bowstring/compute/core/errors.h"
 #include "bowstring/expr/bind.h"
 #include "bowstring/testing/array_testing.h"
 #include "bowstring/testing/test_util.h"

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "bowstring/array/concatenate.h"
-#include "bowstring/compute/selection.h"
+#include "bowstring/compute/vector/selection.h"
 #include "bowstring/memory/buffer.h"
 #include "bowstring/util/bit_util.h"
 #include "bowstring/util/error.h"

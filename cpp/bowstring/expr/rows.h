@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "bowstring/array/array.h"
-#include "bowstring/compute/datum.h"
+#include "bowstring/compute/core/datum.h"
 #include "bowstring/memory/allocator.h"
 
 // Moving rows between whole batches and the subsets of rows a branch of an expression sees.

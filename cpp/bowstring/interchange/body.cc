@@ -14,19 +14,13 @@
 #include "bowstring/array/validate.h"
 #include "bowstring/memory/buffer_builder.h"
 #include "bowstring/runtime/parallel.h"
+#include "bowstring/types/storage.h"
 #include "bowstring/util/bit_util.h"
 #include "bowstring/util/error.h"
 
 namespace bowstring::ipc {
 
 namespace {
-
-const DataType& storage_of(const DataType& type) {
-  return type.id() == TypeId::kExtension ? *static_cast<const ExtensionType&>(type).storage_type()
-                                         : type;
-}
-
-bool is_view_type(TypeId id) { return id == TypeId::kStringView || id == TypeId::kBinaryView; }
 
 /// Where a field sits: its name and its parent's place, up to a column (or a dictionary's
 /// values). Turned into a dotted path ("a.b.item") only when needed, for an error or a

@@ -18,6 +18,7 @@
 #include "bowstring/testing/array_testing.h"
 #include "bowstring/testing/ipc_testing.h"
 #include "bowstring/testing/test_util.h"
+#include "bowstring/types/storage.h"
 #include "bowstring/util/error.h"
 
 namespace bowstring::ipc {
@@ -29,19 +30,14 @@ using ::testing::HasSubstr;
 
 const std::nullopt_t kNull = std::nullopt;
 
-TypePtr storage_type_of(const TypePtr& type) {
-  return type->id() == TypeId::kExtension ? static_cast<const ExtensionType&>(*type).storage_type()
-                                          : type;
-}
-
 /// The dictionary-encoded fields under `type` in pre-order, numbered from `out.size()` (written
 /// here independently of metadata.cc, so that the two can be checked against each other).
 void collect_dictionary_fields(const TypePtr& type, std::vector<DictionaryField>& out) {
-  const TypePtr storage = storage_type_of(type);
+  const TypePtr storage = storage_of(type);
   if (storage->id() == TypeId::kDictionary) {
     auto dictionary = std::static_pointer_cast<const DictionaryType>(storage);
     out.push_back({static_cast<int64_t>(out.size()), dictionary});
-    for (const FieldPtr& child : storage_type_of(dictionary->value_type())->fields()) {
+    for (const FieldPtr& child : storage_of(dictionary->value_type())->fields()) {
       collect_dictionary_fields(child->type(), out);
     }
     return;
@@ -63,7 +59,7 @@ std::vector<DictionaryField> dictionary_fields(const Schema& schema) {
 /// listed with nested dictionaries before the dictionaries whose values use them.
 void collect_dictionaries(const ArrayData& data, int64_t& next_id,
                           std::vector<std::pair<int64_t, Array>>& out) {
-  if (storage_type_of(data.type)->id() == TypeId::kDictionary) {
+  if (storage_of(data.type)->id() == TypeId::kDictionary) {
     const int64_t id = next_id++;
     for (const ArrayDataPtr& child : data.dictionary->children) {
       collect_dictionaries(*child, next_id, out);

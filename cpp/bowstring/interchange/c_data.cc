@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bowstring/array/validate.h"
+#include "bowstring/types/storage.h"
 #include "bowstring/util/error.h"
 #include "bowstring/util/utf8.h"
 
@@ -25,13 +26,6 @@ constexpr std::string_view kExtensionMetadataKey = "ARROW:extension:metadata";
 // zero offset of an empty binary or list array), so that every required buffer of an imported
 // array exists.
 alignas(64) constexpr uint8_t kZeroBytes[64] = {};
-
-const DataType& storage_of(const DataType& type) {
-  return type.id() == TypeId::kExtension ? *static_cast<const ExtensionType&>(type).storage_type()
-                                         : type;
-}
-
-bool is_view(TypeId id) { return id == TypeId::kStringView || id == TypeId::kBinaryView; }
 
 template <typename Struct>
 void release_if_live(Struct* c_struct) {
@@ -374,7 +368,7 @@ void fill_array(const ArrayDataPtr& data, ArrowArray* out) {
     const Buffer* buffer = data->buffers[i].get();
     exported->buffers.push_back(buffer != nullptr ? buffer->data() : nullptr);
   }
-  if (is_view(storage.id())) {
+  if (is_view_type(storage.id())) {
     for (size_t i = 2; i < data->buffers.size(); ++i) {
       const Buffer* buffer = data->buffers[i].get();
       exported->variadic_sizes.push_back(buffer != nullptr ? buffer->size() : 0);
@@ -1106,7 +1100,7 @@ class ArrayImporter {
     const bool is_dictionary = storage.id() == TypeId::kDictionary;
     const std::vector<BufferSpec> layout = storage.layout();
     const size_t first = layout[0].kind == BufferKind::kAlwaysNull ? 1 : 0;
-    const bool views = is_view(storage.id());
+    const bool views = is_view_type(storage.id());
 
     // Buffer, child and dictionary counts as the type demands.
     const int64_t fixed_buffers = static_cast<int64_t>(layout.size() - first);

@@ -16,6 +16,7 @@
 #include "bowstring/interchange/format/File_generated.h"
 #include "bowstring/interchange/format/Message_generated.h"
 #include "bowstring/interchange/format/Schema_generated.h"
+#include "bowstring/types/storage.h"
 #include "bowstring/util/error.h"
 #include "bowstring/util/utf8.h"
 
@@ -1065,8 +1066,7 @@ std::vector<FileBlock> decode_blocks(const flatbuffers::Vector<const fb::Block*>
 }
 
 void add_dictionary_fields(const TypePtr& type, std::vector<DictionaryField>& out) {
-  const TypePtr& storage =
-      type->id() == TypeId::kExtension ? type_cast<ExtensionType>(*type).storage_type() : type;
+  const TypePtr& storage = storage_of(type);
   if (storage->id() == TypeId::kDictionary) {
     auto dict = std::static_pointer_cast<const DictionaryType>(storage);
     out.push_back({static_cast<int64_t>(out.size()), dict});

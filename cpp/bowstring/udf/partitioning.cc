@@ -4,21 +4,13 @@
 #include <string>
 #include <utility>
 
+#include "bowstring/types/storage.h"
+#include "bowstring/util/bit_util.h"
 #include "bowstring/util/error.h"
 
 namespace bowstring::udf {
 
 namespace {
-
-const DataType& storage_of(const DataType& type) {
-  const DataType* storage = &type;
-  while (storage->id() == TypeId::kExtension) {
-    storage = static_cast<const ExtensionType*>(storage)->storage_type().get();
-  }
-  return *storage;
-}
-
-int64_t bitmap_bytes(int64_t values) { return (values + 7) / 8; }
 
 // Every byte `data` references (its buffers and its children's), dictionaries aside.
 int64_t referenced_bytes(const ArrayData& data) {
@@ -46,12 +38,12 @@ int64_t range_bytes(const ArrayData& data, int64_t start, int64_t length) {
   const DataType& type = storage_of(*data.type);
   const int64_t first = data.offset + start;
   const bool has_validity = !data.buffers.empty() && data.buffers[0] != nullptr;
-  const int64_t validity = has_validity ? bitmap_bytes(length) : 0;
+  const int64_t validity = has_validity ? bit_util::bytes_for_bits(length) : 0;
   switch (type.id()) {
     case TypeId::kNull:
       return 0;
     case TypeId::kBoolean:
-      return validity + bitmap_bytes(length);
+      return validity + bit_util::bytes_for_bits(length);
     case TypeId::kString:
     case TypeId::kBinary:
       return validity + 4 * (length + 1) + offset_range<int32_t>(data, first, length).second;
