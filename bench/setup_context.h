@@ -10,7 +10,7 @@
 #include <string>
 
 #include "bowstring/memory/allocator.h"
-#include "bowstring/util/parallel.h"
+#include "bowstring/runtime/parallel.h"
 
 #ifdef BOWSTRING_BENCH_LIBARROW
 #include <arrow/memory_pool.h>
