@@ -235,3 +235,14 @@ def test_printed_names_parse_back():
 def test_the_session_time_zone_is_required():
     with pytest.raises(TypeError):
         _core.parse_spark_type("int")
+
+
+def test_cast_reads_its_type_name_with_the_same_parser():
+    from bowstring import compute
+
+    stamps = compute.call(
+        "cast", pa.array(["2020-01-05 10:11:12"]), to="timestamp", session_time_zone="Asia/Tokyo"
+    )
+    assert pa.array(stamps).type == pa.timestamp("us", tz="Asia/Tokyo")
+    with pytest.raises(ParseException, match=r"near end of input: expected '>' to close ARRAY<"):
+        compute.call("cast", pa.array(["1"]), to="array<int")
