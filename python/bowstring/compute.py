@@ -101,7 +101,8 @@ def call(
         (or wrap) instead of raising.
     **options
         Options of the function that are not columns, such as ``to`` of ``cast`` (a pyarrow
-        type or a Spark type name like ``"decimal(10,2)"``).
+        type or a Spark type name like ``"decimal(10,2)"``; ``"timestamp"`` is Spark's
+        TIMESTAMP_LTZ, in ``session_time_zone``).
 
     Returns
     -------
@@ -112,7 +113,8 @@ def call(
     Raises
     ------
     bowstring.errors.AnalysisException
-        Unknown function, wrong number of arguments or argument types.
+        Unknown function, wrong number of arguments or argument types; its subclass
+        ``ParseException`` for a type name that does not parse.
     bowstring.errors.ArithmeticException, NumberFormatException, DateTimeException
         Runtime errors of Spark's ANSI mode.
     """

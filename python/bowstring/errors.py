@@ -107,11 +107,6 @@ class CancelledError(BowstringException):
     """The operation was cancelled by its caller."""
 
 
-class ParseException(BowstringException, ValueError):
-    """A string in a small language (a DDL schema such as ``"id long, name string"``) could not
-    be parsed; the message names the position and the offending token. Also a ``ValueError``."""
-
-
 class SparkRuntimeException(BowstringException):
     """An error of Spark SQL's semantics at run time, carrying Spark's error condition.
 
@@ -171,3 +166,11 @@ class AnalysisException(SparkRuntimeException):
     """An expression that cannot be analysed: unknown column or function, wrong number or
     types of arguments (conditions UNRESOLVED_COLUMN, UNRESOLVED_ROUTINE, WRONG_NUM_ARGS,
     DATATYPE_MISMATCH)."""
+
+
+class ParseException(AnalysisException, ValueError):
+    """A text of one of Spark's small languages, such as a type name (``"array<int>"``) or a
+    DDL schema (``"id long, name string"``), that could not be parsed (conditions
+    PARSE_SYNTAX_ERROR, UNSUPPORTED_DATATYPE...). The message names the line, the position and
+    the token, and shows the text with a caret under the position, as Spark prints it. An
+    ``AnalysisException``, as in PySpark, and also a ``ValueError``."""

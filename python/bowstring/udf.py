@@ -40,7 +40,7 @@ import cloudpickle
 import pyarrow as pa
 
 from bowstring._core import _udf
-from bowstring._ddl import parse_data_type, parse_schema
+from bowstring._core import parse_spark_schema, parse_spark_type
 from bowstring.errors import ParseException
 
 __all__ = ["RunResult", "WorkerPool", "map_batches", "shutdown"]
@@ -261,15 +261,16 @@ def _output_schema(
         return None
     if isinstance(schema, str):
         try:
-            return parse_schema(schema, session_time_zone)
+            return parse_spark_schema(schema, session_time_zone)
         except ParseException as schema_error:
             # A bare data type ("double") names one column after the function, as PySpark's
             # return types do.
             try:
-                data_type = parse_data_type(schema, session_time_zone)
+                data_type = parse_spark_type(schema, session_time_zone)
             except ParseException:
                 raise schema_error from None
-            return pa.schema([(getattr(function, "__name__", "value"), data_type)])
+            name = getattr(function, "__name__", "value")
+            return pa.schema([pa.field(data_type).with_name(name)])
     if hasattr(schema, "__arrow_c_schema__"):
         return schema
     raise TypeError(

@@ -81,7 +81,7 @@ nb::list list_functions() {
 }
 
 // Spark's errors surface as the exceptions of bowstring.errors that pyspark.errors names.
-void raise_spark_error(const char* name, const compute::SparkError& error) {
+void raise_spark_error(const char* name, const SparkError& error) {
   nb::object type = nb::module_::import_("bowstring.errors").attr(name);
   nb::object raised = type(error.what(), error.condition());
   PyErr_SetObject(type.ptr(), raised.ptr());
@@ -100,7 +100,9 @@ void translate_compute_error(const std::exception_ptr& error, void* /*payload*/)
     raise_spark_error("IllegalArgumentException", e);
   } catch (const compute::AnalysisError& e) {
     raise_spark_error("AnalysisException", e);
-  } catch (const compute::SparkError& e) {
+  } catch (const ParseError& e) {
+    raise_spark_error("ParseException", e);
+  } catch (const SparkError& e) {
     raise_spark_error("SparkRuntimeException", e);
   }
 }

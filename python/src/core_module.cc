@@ -21,6 +21,8 @@ void bind_compute(nb::module_& module);
 void bind_compute_group_by(nb::module_& module);
 // compute_selection_bindings.cc: filter, take, sort_indices and top_n of bowstring.compute.
 void bind_compute_selection(nb::module_& module);
+// spark_type_bindings.cc: Spark type names and DDL schemas read into types and written back.
+void bind_spark_types(nb::module_& module);
 }  // namespace bowstring::python
 
 namespace {
@@ -81,4 +83,5 @@ NB_MODULE(_core, module) {
   bowstring::python::bind_compute(module);
   bowstring::python::bind_compute_group_by(module);
   bowstring::python::bind_compute_selection(module);
+  bowstring::python::bind_spark_types(module);
 }

@@ -33,10 +33,7 @@ constexpr const char* kSchemaCapsule = "arrow_schema";
 constexpr const char* kArrayCapsule = "arrow_array";
 constexpr const char* kStreamCapsule = "arrow_array_stream";
 
-// Python handles on immutable shared C++ objects.
-struct PyDataType {
-  TypePtr type;
-};
+// A Python handle on an immutable shared field.
 struct PyField {
   FieldPtr field;
 };

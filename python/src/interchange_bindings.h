@@ -17,6 +17,11 @@ struct PySchema {
   SchemaPtr schema;
 };
 
+/// The Python `bowstring.DataType`: a handle on an immutable shared data type.
+struct PyDataType {
+  TypePtr type;
+};
+
 /// Binds the data classes and the Arrow PyCapsule interface into `module`.
 void bind_interchange(nanobind::module_& module);
 

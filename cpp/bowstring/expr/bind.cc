@@ -7,13 +7,13 @@
 
 #include "bowstring/compute/core/coercion.h"
 #include "bowstring/compute/core/errors.h"
+#include "bowstring/types/spark_type_names.h"
 #include "bowstring/util/error.h"
 
 namespace bowstring::expr {
 
 using compute::AnalysisError;
 using compute::Datum;
-using compute::spark_type_name;
 
 namespace {
 
@@ -314,7 +314,8 @@ class Binder {
     compute::FunctionOptions options{{"to", to}};
     const TypePtr types[] = {operand->type};
     try {
-      function.resolve_with(types, options, compute::ResolveContext{context_.ansi, {}});
+      function.resolve_with(types, options,
+                            compute::ResolveContext{context_.ansi, {}, context_.session_time_zone});
     } catch (const AnalysisError& error) {
       throw with_expression(error, sql);
     }
@@ -369,8 +370,9 @@ class Binder {
     }
     compute::Resolution resolution;
     try {
-      resolution =
-          function.resolve_with(types, options, compute::ResolveContext{context_.ansi, constants});
+      resolution = function.resolve_with(
+          types, options,
+          compute::ResolveContext{context_.ansi, constants, context_.session_time_zone});
     } catch (const AnalysisError& error) {
       throw with_expression(error, sql);
     }

@@ -22,6 +22,7 @@
 #include "bowstring/expr/bind.h"
 #include "bowstring/expr/rows.h"
 #include "bowstring/memory/buffer.h"
+#include "bowstring/types/spark_type_names.h"
 #include "bowstring/util/bit_util.h"
 #include "bowstring/util/error.h"
 
@@ -448,11 +449,11 @@ Datum BoundExpression::evaluate(const RecordBatch& batch, ExecContext& context) 
 RecordBatch filter(const RecordBatch& batch, const BoundExpression& predicate,
                    ExecContext& context) {
   if (predicate.type()->id() != TypeId::kBoolean) {
-    throw compute::AnalysisError(
-        "DATATYPE_MISMATCH.FILTER_NOT_BOOLEAN",
-        "Cannot resolve \"" + predicate.to_string() +
-            "\" due to data type mismatch: Filter expression \"" + predicate.to_string() +
-            "\" of type \"" + compute::spark_type_name(*predicate.type()) + "\" is not a boolean.");
+    throw compute::AnalysisError("DATATYPE_MISMATCH.FILTER_NOT_BOOLEAN",
+                                 "Cannot resolve \"" + predicate.to_string() +
+                                     "\" due to data type mismatch: Filter expression \"" +
+                                     predicate.to_string() + "\" of type \"" +
+                                     spark_type_name(*predicate.type()) + "\" is not a boolean.");
   }
   const Datum mask = predicate.evaluate(batch, context);
   if (mask.is_scalar()) {

@@ -75,8 +75,8 @@ inline TypePtr numeric_operand_type(std::span<const TypePtr> arguments) {
     throw AnalysisError("DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES",
                         "the left and right operands of the binary operator have incompatible "
                         "types (\"" +
-                            compute::spark_type_name(*arguments[0]) + "\" and \"" +
-                            compute::spark_type_name(*arguments[1]) + "\").");
+                            spark_type_name(*arguments[0]) + "\" and \"" +
+                            spark_type_name(*arguments[1]) + "\").");
   }
   return arguments[0]->id() == TypeId::kFloat64 || arguments[1]->id() == TypeId::kFloat64
              ? float64()
@@ -218,8 +218,8 @@ class Cast final : public ScalarFunction {
                     arguments[0]->equals(*to);
     if (!ok) {
       throw AnalysisError("DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION",
-                          "cannot cast \"" + compute::spark_type_name(*arguments[0]) + "\" to \"" +
-                              compute::spark_type_name(*to) + "\".");
+                          "cannot cast \"" + spark_type_name(*arguments[0]) + "\" to \"" +
+                              spark_type_name(*to) + "\".");
     }
     return {to, {arguments[0]}};
   }

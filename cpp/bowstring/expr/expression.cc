@@ -11,6 +11,7 @@
 #include "bowstring/array/builder_binary.h"
 #include "bowstring/array/builder_primitive.h"
 #include "bowstring/compute/core/function.h"
+#include "bowstring/types/spark_type_names.h"
 #include "bowstring/util/error.h"
 
 namespace bowstring::expr {
@@ -219,7 +220,7 @@ std::string render(const Expression& expression, bool plain) {
     case Kind::kCast:
       return std::string(expression.is_try() ? "TRY_CAST(" : "CAST(") +
              render(*expression.operands()[0], plain) + " AS " +
-             compute::spark_type_name(*expression.cast_type()) + ")";
+             spark_type_name(*expression.cast_type()) + ")";
     case Kind::kCaseWhen: {
       const std::vector<std::string> operands = render_operands(expression, plain);
       const size_t branches = (operands.size() - (expression.has_else() ? 1 : 0)) / 2;
@@ -356,7 +357,7 @@ std::string literal_sql(const Datum& scalar, bool plain) {
     if (plain || type.id() == TypeId::kNull) {
       return "NULL";
     }
-    return "CAST(NULL AS " + compute::spark_type_name(type) + ")";
+    return "CAST(NULL AS " + spark_type_name(type) + ")";
   }
   const Array& array = scalar.array();
   switch (type.id()) {

@@ -108,7 +108,8 @@ std::vector<Array> group_by(std::span<const Array> keys, std::span<const Aggrega
       constants.push_back(argument.is_scalar() ? &argument : nullptr);
     }
     const Resolution resolution =
-        function.resolve_with(types, aggregate.options, ResolveContext{context.ansi, constants});
+        function.resolve_with(types, aggregate.options,
+                              ResolveContext{context.ansi, constants, context.session_time_zone});
     std::vector<Datum> arguments = aggregate.arguments;
     for (size_t i = 0; i < arguments.size() && i < resolution.arguments.size(); ++i) {
       if (!types_equal(arguments[i].type(), resolution.arguments[i])) {

@@ -15,7 +15,6 @@
 #include "bowstring/array/builder.h"
 #include "bowstring/array/builder_binary.h"
 #include "bowstring/compute/cast/cast_text.h"
-#include "bowstring/compute/cast/cast_types.h"
 #include "bowstring/compute/core/errors.h"
 #include "bowstring/compute/core/function.h"
 #include "bowstring/compute/core/kernel_util.h"
@@ -25,6 +24,7 @@
 #include "bowstring/compute/vector/selection.h"
 #include "bowstring/memory/buffer.h"
 #include "bowstring/memory/buffer_builder.h"
+#include "bowstring/types/spark_type_names.h"
 #include "bowstring/types/storage.h"
 #include "bowstring/util/bit_util.h"
 #include "bowstring/util/utf8.h"
@@ -1888,7 +1888,7 @@ class CastFunction final : public ScalarFunction {
 
   Resolution resolve(std::span<const TypePtr> arguments,
                      const FunctionOptions& options) const override {
-    TypePtr to = target(options);
+    TypePtr to = target(options, ResolveContext{}.session_time_zone);
     // Without the session's ANSI flag, a cast Spark allows with ANSI off passes here and raises
     // when it runs (CAST_WITH_CONF_SUGGESTION) if ANSI is on.
     const bool legacy_only = !is_try_ && is_legacy_only_cast(*arguments[0], *to);
@@ -1900,7 +1900,7 @@ class CastFunction final : public ScalarFunction {
   // With the flag known, Spark's analysis refuses those casts before any row is read.
   Resolution resolve_with(std::span<const TypePtr> arguments, const FunctionOptions& options,
                           const ResolveContext& context) const override {
-    TypePtr to = target(options);
+    TypePtr to = target(options, context.session_time_zone);
     check_castable(*arguments[0], *to,
                    is_try_ ? Mode::kTry : (context.ansi ? Mode::kAnsi : Mode::kLegacy));
     return Resolution{std::move(to), {arguments[0]}};
@@ -1908,12 +1908,13 @@ class CastFunction final : public ScalarFunction {
 
   Datum execute(std::span<const Datum> arguments, const FunctionOptions& options,
                 ExecContext& context) const override {
-    const TypePtr to = target(options);
+    const TypePtr to = target(options, context.session_time_zone);
     return is_try_ ? try_cast(arguments[0], to, context) : cast(arguments[0], to, context);
   }
 
  private:
-  TypePtr target(const FunctionOptions& options) const {
+  /// The type `to` names; a type name's TIMESTAMP is in `session_time_zone`, as in Spark.
+  TypePtr target(const FunctionOptions& options, std::string_view session_time_zone) const {
     const auto found = options.find("to");
     if (found == options.end()) {
       throw AnalysisError(
@@ -1924,7 +1925,7 @@ class CastFunction final : public ScalarFunction {
       return *type;
     }
     if (const auto* text = std::get_if<std::string>(&found->second)) {
-      return parse_spark_type(*text);
+      return parse_spark_type(*text, session_time_zone);
     }
     throw AnalysisError("INVALID_PARAMETER_VALUE", "The value of parameter `to` of `" + name() +
                                                        "` must be a data type or a type name.");

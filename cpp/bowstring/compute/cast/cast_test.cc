@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "bowstring/array/builder_nested.h"
-#include "bowstring/compute/cast/cast_types.h"
 #include "bowstring/compute/core/errors.h"
 #include "bowstring/compute/core/function.h"
 #include "bowstring/compute/core/registry_areas.h"
@@ -1011,26 +1010,28 @@ TEST(CastNested, MapsCastKeysAndValues) {
 
 // --- type names and the registry ------------------------------------------------------------
 
-TEST(SparkTypeNames, ParseToArrowTypes) {
-  EXPECT_TRUE(parse_spark_type("int")->equals(*int32()));
-  EXPECT_TRUE(parse_spark_type(" BIGINT ")->equals(*int64()));
-  EXPECT_TRUE(parse_spark_type("tinyint")->equals(*int8()));
-  EXPECT_TRUE(parse_spark_type("Short")->equals(*int16()));
-  EXPECT_TRUE(parse_spark_type("real")->equals(*float32()));
-  EXPECT_TRUE(parse_spark_type("decimal")->equals(*decimal128(10, 0)));
-  EXPECT_TRUE(parse_spark_type("decimal(10, 2)")->equals(*decimal128(10, 2)));
-  EXPECT_TRUE(parse_spark_type("numeric(5)")->equals(*decimal128(5, 0)));
-  EXPECT_TRUE(parse_spark_type("varchar(10)")->equals(*utf8()));
-  EXPECT_TRUE(parse_spark_type("timestamp")->equals(*timestamp(TimeUnit::kMicro, "UTC")));
-  EXPECT_TRUE(parse_spark_type("timestamp_ntz")->equals(*timestamp(TimeUnit::kMicro)));
-  EXPECT_TRUE(parse_spark_type("array<string>")->equals(*list(utf8())));
-  EXPECT_TRUE(parse_spark_type("map<string, int>")->equals(*map(utf8(), int32())));
-  EXPECT_TRUE(parse_spark_type("struct<a: int, `b c` string>")
-                  ->equals(*struct_({field("a", int32()), field("b c", utf8())})));
-  EXPECT_THROW(parse_spark_type("decimal(39, 0)"), AnalysisError);
-  EXPECT_THROW(parse_spark_type("decimal(3, 4)"), AnalysisError);
-  EXPECT_THROW(parse_spark_type("array<int"), AnalysisError);
-  EXPECT_THROW(parse_spark_type("interval"), AnalysisError);
+TEST(CastFunctions, TimestampByNameIsInTheSessionTimeZone) {
+  // Spark's TIMESTAMP is TIMESTAMP_LTZ: instants shown in the session time zone.
+  FunctionRegistry registry;
+  register_cast_functions(registry);
+  const std::vector<Datum> arguments{Datum(make_string_array({"2020-01-05 10:11:12"}))};
+  ExecContext context;
+  context.session_time_zone = "America/New_York";
+  const FunctionOptions to_timestamp{{"to", std::string("timestamp")}};
+  const Datum cast_value = call("cast", arguments, to_timestamp, &context, registry);
+  EXPECT_TRUE(cast_value.type()->equals(*timestamp(TimeUnit::kMicro, "America/New_York")));
+  // 10:11:12 in New York (EST, UTC-5) is 15:11:12 UTC.
+  expect_equal(
+      cast_value.array(),
+      make_array<int64_t>(timestamp(TimeUnit::kMicro, "America/New_York"), {1578237072000000}));
+  const std::vector<TypePtr> strings{utf8()};
+  ResolveContext resolve_context{true, {}, "Asia/Tokyo"};
+  EXPECT_TRUE(registry.get("cast")
+                  .resolve_with(strings, to_timestamp, resolve_context)
+                  .output->equals(*timestamp(TimeUnit::kMicro, "Asia/Tokyo")));
+  EXPECT_TRUE(registry.get("cast")
+                  .resolve_with(strings, {{"to", std::string("timestamp_ntz")}}, resolve_context)
+                  .output->equals(*timestamp(TimeUnit::kMicro)));
 }
 
 TEST(CastFunctions, CallByNameWithTheTargetAsOption) {
@@ -1046,7 +1047,7 @@ TEST(CastFunctions, CallByNameWithTheTargetAsOption) {
   EXPECT_THROW(call("cast", arguments, FunctionOptions{}, &context, registry), AnalysisError);
   EXPECT_THROW(
       call("cast", arguments, FunctionOptions{{"to", std::string("date2")}}, &context, registry),
-      AnalysisError);
+      ParseError);
   const Resolution resolution = registry.get("cast").resolve(
       std::vector<TypePtr>{utf8()}, FunctionOptions{{"to", std::string("decimal(5,1)")}});
   EXPECT_TRUE(resolution.output->equals(*decimal128(5, 1)));

@@ -1,29 +1,14 @@
 #pragma once
 
-#include <string>
-#include <string_view>
-
-#include "bowstring/util/error.h"
+#include "bowstring/util/spark_error.h"
 
 namespace bowstring::compute {
 
-/// An error of Spark SQL's, carrying Spark's error condition ("DIVIDE_BY_ZERO",
-/// "CAST_INVALID_INPUT"...). `what()` reads "[CONDITION] message", as Spark prints it. The
-/// subclasses match the `pyspark.errors` exception a PySpark user would catch; the Python
-/// bindings raise those names.
 /// The sentence Spark ends its ANSI-mode errors with.
 inline constexpr const char* kAnsiBypassHint =
     "If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error.";
 
-class SparkError : public Error {
- public:
-  SparkError(std::string condition, std::string_view message);
-  /// Spark's error condition, such as "ARITHMETIC_OVERFLOW".
-  const std::string& condition() const { return condition_; }
-
- private:
-  std::string condition_;
-};
+/// Spark's errors of the compute layer derive from `SparkError` (util/spark_error.h).
 
 /// Integer overflow, division by zero, decimal precision loss in ANSI mode
 /// (`ArithmeticException`). Conditions: ARITHMETIC_OVERFLOW, DIVIDE_BY_ZERO,

@@ -331,8 +331,8 @@ Datum call(std::string_view name, std::span<const Datum> arguments, const Functi
     constants.push_back(argument.is_scalar() ? &argument : nullptr);
   }
 
-  const Resolution resolution =
-      function.resolve_with(types, options, ResolveContext{exec.ansi, constants});
+  const Resolution resolution = function.resolve_with(
+      types, options, ResolveContext{exec.ansi, constants, exec.session_time_zone});
   std::vector<Datum> cast_arguments(arguments.begin(), arguments.end());
   const ScalarFunction* cast = nullptr;
   for (size_t i = 0; i < cast_arguments.size() && i < resolution.arguments.size(); ++i) {
@@ -349,73 +349,6 @@ Datum call(std::string_view name, std::span<const Datum> arguments, const Functi
                          resolution.arguments, options, exec);
   }
   return static_cast<const ScalarFunction&>(function).execute(cast_arguments, options, exec);
-}
-
-std::string spark_type_name(const DataType& type) {
-  switch (type.id()) {
-    case TypeId::kNull:
-      return "VOID";
-    case TypeId::kBoolean:
-      return "BOOLEAN";
-    case TypeId::kInt8:
-      return "TINYINT";
-    case TypeId::kInt16:
-      return "SMALLINT";
-    case TypeId::kInt32:
-      return "INT";
-    case TypeId::kInt64:
-      return "BIGINT";
-    case TypeId::kFloat32:
-      return "FLOAT";
-    case TypeId::kFloat64:
-      return "DOUBLE";
-    case TypeId::kDecimal32:
-    case TypeId::kDecimal64:
-    case TypeId::kDecimal128:
-    case TypeId::kDecimal256: {
-      const auto& decimal = type_cast<DecimalType>(type);
-      return "DECIMAL(" + std::to_string(decimal.precision()) + "," +
-             std::to_string(decimal.scale()) + ")";
-    }
-    case TypeId::kString:
-    case TypeId::kLargeString:
-    case TypeId::kStringView:
-      return "STRING";
-    case TypeId::kBinary:
-    case TypeId::kLargeBinary:
-    case TypeId::kBinaryView:
-      return "BINARY";
-    case TypeId::kDate32:
-    case TypeId::kDate64:
-      return "DATE";
-    case TypeId::kTimestamp:
-      return type_cast<TimestampType>(type).timezone().empty() ? "TIMESTAMP_NTZ" : "TIMESTAMP";
-    case TypeId::kList:
-    case TypeId::kLargeList:
-    case TypeId::kListView:
-    case TypeId::kLargeListView:
-    case TypeId::kFixedSizeList:
-      return "ARRAY<" + spark_type_name(*type.field(0)->type()) + ">";
-    case TypeId::kMap: {
-      const auto& map = type_cast<MapType>(type);
-      return "MAP<" + spark_type_name(*map.key_type()) + ", " + spark_type_name(*map.item_type()) +
-             ">";
-    }
-    case TypeId::kStruct: {
-      std::string name = "STRUCT<";
-      for (int i = 0; i < type.num_fields(); ++i) {
-        name += (i > 0 ? ", " : "") + type.field(i)->name() + ": " +
-                spark_type_name(*type.field(i)->type());
-      }
-      return name + ">";
-    }
-    case TypeId::kDictionary:
-      return spark_type_name(*type_cast<DictionaryType>(type).value_type());
-    case TypeId::kExtension:
-      return spark_type_name(*type_cast<ExtensionType>(type).storage_type());
-    default:
-      return type.to_string();
-  }
 }
 
 }  // namespace bowstring::compute

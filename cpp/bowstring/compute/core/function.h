@@ -13,6 +13,7 @@
 
 #include "bowstring/compute/core/datum.h"
 #include "bowstring/compute/core/exec_context.h"
+#include "bowstring/types/spark_type_names.h"
 #include "bowstring/types/type.h"
 
 namespace bowstring::compute {
@@ -51,6 +52,8 @@ struct ResolveContext {
   /// One entry per argument: its value when it is a constant (a literal, a scalar given to
   /// `call`), nullptr when it varies by row. Empty when that is not known.
   std::span<const Datum* const> constants;
+  /// `spark.sql.session.timeZone`: the zone of a TIMESTAMP a type name (`cast`'s `to`) spells.
+  std::string_view session_time_zone = "UTC";
 
   /// The constant value of argument `index`, or nullptr (also when constants are not known).
   const Datum* constant(size_t index) const {
@@ -232,9 +235,5 @@ std::optional<RowWords> rows_where_valid(std::span<const Datum> arguments, int64
 Datum cast_where_read(const Function& function, size_t index, std::span<const Datum> arguments,
                       int64_t length, const ScalarFunction& cast, const TypePtr& to,
                       ExecContext& context);
-
-/// Spark's SQL spelling of a type for messages: INT, BIGINT, STRING, DECIMAL(10,2),
-/// TIMESTAMP, TIMESTAMP_NTZ, ARRAY<INT>, STRUCT<a: INT>...; Arrow's for types Spark lacks.
-std::string spark_type_name(const DataType& type);
 
 }  // namespace bowstring::compute

@@ -469,14 +469,5 @@ TEST(SparkErrorTest, MessageStartsWithTheCondition) {
   EXPECT_EQ(error.condition(), "DIVIDE_BY_ZERO");
 }
 
-TEST(SparkTypeNameTest, SpellsTypesAsSparkSql) {
-  EXPECT_EQ(spark_type_name(*int32()), "INT");
-  EXPECT_EQ(spark_type_name(*decimal128(10, 2)), "DECIMAL(10,2)");
-  EXPECT_EQ(spark_type_name(*timestamp(TimeUnit::kMicro, "UTC")), "TIMESTAMP");
-  EXPECT_EQ(spark_type_name(*timestamp(TimeUnit::kMicro)), "TIMESTAMP_NTZ");
-  EXPECT_EQ(spark_type_name(*list(utf8())), "ARRAY<STRING>");
-  EXPECT_EQ(spark_type_name(*struct_({field("a", int64())})), "STRUCT<a: BIGINT>");
-}
-
 }  // namespace
 }  // namespace bowstring::compute
