@@ -83,8 +83,12 @@ Transport default_transport() { return Transport::kSocket; }
 
 namespace {
 
-// Results of the partition being read by `next()` that may wait in memory; the worker producing
-// them is held back (its socket fills) until the reader catches up.
+// Results of one partition that may wait in memory for `next()`; the worker producing them is
+// held back (its socket fills) until the reader catches up. Counted in batches, not bytes: the
+// engine cannot cut a result it has not read, so any byte limit would still have to admit one
+// whole batch, and result batches are sized by the function (typically like its input batches,
+// which `max_records_per_batch` and `max_bytes_per_batch` bound). At most `window_` partitions
+// hold results at once, so a run holds at most `window_ * kQueuedResults` result batches.
 constexpr size_t kQueuedResults = 8;
 constexpr int64_t kDefaultPartitionRows = 1000000;
 
@@ -451,8 +455,13 @@ class RunReader final : public PythonRunReader {
         }
       }
       std::optional<std::vector<RecordBatch>> batches;
+      std::optional<WorkerLease> lease;
       int64_t index = 0;
       {
+        // Claiming a partition and leasing its worker happen together, so workers go to the
+        // run's partitions in input order: whenever later partitions hold workers (waiting on
+        // their full queues, say), the partition being read holds one too, or is the run's only
+        // partition waiting for one.
         std::lock_guard input_lock(input_mutex_);
         {
           // Another slot may have reached the end of the input (or failed reading it) first.
@@ -481,17 +490,45 @@ class RunReader final : public PythonRunReader {
           fail(index, input_error, lock);
           break;
         }
+        lock.unlock();
+        lease = lease_worker(index);
       }
-      run_partition(index, *batches);
+      if (lease) {
+        run_partition(index, std::move(*lease), *batches);
+      }
     }
     std::lock_guard lock(mutex_);
     --running_slots_;
     changed_.notify_all();
   }
 
-  void run_partition(int64_t index, const std::vector<RecordBatch>& batches) {
+  // A worker for partition `index`; nullopt when the run stopped meanwhile or no worker can be
+  // had (the partition's error is then recorded).
+  std::optional<WorkerLease> lease_worker(int64_t index) {
     try {
-      const RunMetrics metrics = call_worker(index, batches);
+      return pool_->acquire(abort_);
+    } catch (const Cancelled&) {
+      // Only the run's own stop token cancels a wait for a worker.
+    } catch (const InvalidArgument& error) {
+      // The pool was shut down while this partition waited for a worker: the run lost its
+      // workers, whichever partition notices first.
+      std::unique_lock lock(mutex_);
+      fail(
+          index,
+          std::make_exception_ptr(WorkerFailure("partition " + std::to_string(index) +
+                                                " could not get a Python worker: " + error.what())),
+          lock);
+    } catch (...) {
+      std::unique_lock lock(mutex_);
+      fail(index, std::current_exception(), lock);
+    }
+    return std::nullopt;
+  }
+
+  void run_partition(int64_t index, WorkerLease lease, const std::vector<RecordBatch>& batches) {
+    try {
+      // The worker goes back to the pool before the partition counts as complete.
+      const RunMetrics metrics = call_worker(index, std::move(lease), batches);
       std::lock_guard lock(mutex_);
       partitions_.at(index).completed = true;
       metrics_.partitions += metrics.partitions;
@@ -504,8 +541,6 @@ class RunReader final : public PythonRunReader {
       changed_.notify_all();
     } catch (const Aborted&) {
       // The error that stopped the run is reported, not this partition's.
-    } catch (const Cancelled&) {
-      // Only the run's own stop token cancels a wait for a worker.
     } catch (...) {
       std::unique_lock lock(mutex_);
       fail(index, std::current_exception(), lock);
@@ -513,17 +548,8 @@ class RunReader final : public PythonRunReader {
   }
 
   // Runs one partition through one worker; returns the worker's COMPLETE metrics.
-  RunMetrics call_worker(int64_t index, const std::vector<RecordBatch>& batches) {
-    WorkerLease lease = [&] {
-      try {
-        return pool_->acquire(abort_);
-      } catch (const InvalidArgument& error) {
-        // The pool was shut down while this partition waited for a worker: the run lost its
-        // workers, whichever partition notices first.
-        throw WorkerFailure("partition " + std::to_string(index) +
-                            " could not get a Python worker: " + error.what());
-      }
-    }();
+  RunMetrics call_worker(int64_t index, WorkerLease lease,
+                         const std::vector<RecordBatch>& batches) {
     ActiveCall active(*this, lease);
     Worker& worker = lease.worker();
     FrameSocket& socket = worker.socket();
@@ -615,14 +641,12 @@ class RunReader final : public PythonRunReader {
     return {function_.output_schema, batch.num_rows(), batch.columns()};
   }
 
-  // Queues a result of partition `index`; while it is the partition `next()` reads, waits for
-  // room. False when the call was stopped meanwhile.
+  // Queues a result of partition `index`, waiting while `kQueuedResults` of them wait for
+  // `next()`. False when the call was stopped meanwhile.
   bool deliver(int64_t index, Call& call, RecordBatch batch) {
     std::unique_lock lock(mutex_);
     Partition& partition = partitions_.at(index);
-    const auto has_room = [&] {
-      return call.killed || index != current_ || partition.results.size() < kQueuedResults;
-    };
+    const auto has_room = [&] { return call.killed || partition.results.size() < kQueuedResults; };
     if (!has_room()) {
       // Time spent waiting for the caller to take results does not count against the call's
       // timeout: the function is not what is slow.

@@ -83,6 +83,11 @@ struct RunMetrics {
 /// is created and proceeds in the background; `next()` waits for the next result and throws
 /// the run's error (`PythonException`, `WorkerFailure`, `Cancelled`) once results before it
 /// are consumed. Destroying the reader cancels what is still running.
+///
+/// Memory stays bounded whatever the output size: each partition holds at most a few result
+/// batches not yet taken by `next()` (its worker waits meanwhile), and partitions start at most
+/// twice the parallelism ahead of the one being read. Workers go to partitions in input order,
+/// so the partition being read never waits for a worker held by a later one.
 class PythonRunReader : public RecordBatchReader {
  public:
   SchemaPtr schema() const override = 0;

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <memory>
@@ -639,6 +640,43 @@ def f(batches):
   changed.notify_all();
   guard.join();
   expect_pool_serves_runs();
+}
+
+TEST_F(PythonRunnerTest, ResultsWaitingForTheReaderStayFewInEveryPartition) {
+  // Six partitions of 64 results of one MiB each, read slowly by a run of more partitions at
+  // once than the pool has workers: partitions ahead of the one read must not buffer their
+  // whole output, and the partition read must not starve for a worker.
+  const char* const source = R"(
+import pyarrow as pa
+
+def f(batches):
+    blob = pa.array(["x" * (1 << 20)])
+    for _ in batches:
+        for _ in range(64):
+            yield pa.record_batch([blob], names=["blob"])
+)";
+  const SchemaPtr schema = batch_of({{"blob", testing::strings({"x"})}}).schema();
+  RunOptions options;
+  options.parallelism = pool()->options().max_workers + 2;
+  options.partition_rows = 1;
+  options.max_records_per_batch = 1;
+  Allocator& allocator = *default_allocator();
+  const int64_t before = allocator.bytes_in_use();
+  const std::unique_ptr<PythonRunReader> reader =
+      run_python(pool(), function(FunctionKind::kArrow, source, schema),
+                 reader_of(numbers_table(6, 1)), options);
+  int64_t results = 0;
+  int64_t most_in_use = 0;
+  while (std::optional<RecordBatch> batch = reader->next()) {
+    ++results;
+    most_in_use = std::max(most_in_use, allocator.bytes_in_use() - before);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_EQ(results, 6 * 64);
+  // Each partition keeps at most eight results waiting, and two run at once (about 20 MiB with
+  // the results being read and decoded); a partition that buffered its whole output would hold
+  // 64 MiB alone.
+  EXPECT_LT(most_in_use, int64_t{40} << 20);
 }
 
 TEST_F(PythonRunnerTest, EmptyInputGivesNoResults) {
