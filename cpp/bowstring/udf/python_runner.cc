@@ -354,39 +354,30 @@ class RunReader final : public PythonRunReader {
 
   std::optional<RecordBatch> next() override {
     std::unique_lock lock(mutex_);
-    while (true) {
-      if (finished_) {
-        return std::nullopt;
-      }
-      if (user_cancelled_) {
-        throw Cancelled("the call was cancelled");
-      }
-      const auto current = partitions_.find(current_);
-      if (current != partitions_.end()) {
-        Partition& partition = current->second;
-        if (!partition.results.empty()) {
-          RecordBatch batch = std::move(partition.results.front());
-          partition.results.pop_front();
-          changed_.notify_all();
-          return batch;
-        }
-        if (partition.completed) {
-          partitions_.erase(current);
-          ++current_;
-          changed_.notify_all();
-          continue;
-        }
-      } else if (input_done_ && current_ >= claimed_ && !failure_) {
-        finished_ = true;
-        return std::nullopt;
-      }
-      // An earlier partition may still fail while others run: the first error in input order
-      // is final once it is the current partition's, or once nothing runs any more.
-      if (failure_ && (failed_partition_ == current_ || running_slots_ == 0)) {
-        std::rethrow_exception(failure_);
-      }
-      changed_.wait(lock);
+    changed_.wait(lock, [&] { return answerable(); });
+    if (finished_) {
+      return std::nullopt;
     }
+    if (user_cancelled_) {
+      throw Cancelled("the call was cancelled");
+    }
+    const auto current = partitions_.find(current_);
+    if (current != partitions_.end() && !current->second.results.empty()) {
+      RecordBatch batch = std::move(current->second.results.front());
+      current->second.results.pop_front();
+      changed_.notify_all();
+      return batch;
+    }
+    if (current == partitions_.end() && input_done_ && current_ >= claimed_ && !failure_) {
+      finished_ = true;
+      return std::nullopt;
+    }
+    std::rethrow_exception(failure_);
+  }
+
+  bool wait_next(std::chrono::milliseconds timeout) override {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, timeout, [&] { return answerable(); });
   }
 
   RunMetrics metrics() const override {
@@ -401,6 +392,33 @@ class RunReader final : public PythonRunReader {
     std::deque<RecordBatch> results;
     bool completed = false;
   };
+
+  // Needs `mutex_`. Moves past the partitions read to their end; true when `next()` can answer
+  // without waiting: with a result, the end, or the run's error.
+  bool answerable() {
+    while (true) {
+      if (finished_ || user_cancelled_) {
+        return true;
+      }
+      const auto current = partitions_.find(current_);
+      if (current != partitions_.end()) {
+        if (!current->second.results.empty()) {
+          return true;
+        }
+        if (current->second.completed) {
+          partitions_.erase(current);
+          ++current_;
+          changed_.notify_all();
+          continue;
+        }
+      } else if (input_done_ && current_ >= claimed_ && !failure_) {
+        return true;
+      }
+      // An earlier partition may still fail while others run: the first error in input order
+      // is final once it is the current partition's, or once nothing runs any more.
+      return failure_ && (failed_partition_ == current_ || running_slots_ == 0);
+    }
+  }
 
   // A partition being processed by a worker, for the watchdog and for cancellation.
   struct Call {

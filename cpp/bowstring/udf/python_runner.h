@@ -92,6 +92,10 @@ class PythonRunReader : public RecordBatchReader {
  public:
   SchemaPtr schema() const override = 0;
   std::optional<RecordBatch> next() override = 0;
+  /// Waits up to `timeout` until `next()` can answer at once (with a result, the end or the
+  /// run's error); false when it still cannot. For callers that must stay responsive while
+  /// they wait (the Python bindings check for Ctrl-C between waits).
+  virtual bool wait_next(std::chrono::milliseconds timeout) = 0;
   /// Complete once `next()` returned nullopt.
   virtual RunMetrics metrics() const = 0;
   /// Same as cancelling `RunOptions::cancel`.

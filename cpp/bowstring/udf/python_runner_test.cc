@@ -519,21 +519,19 @@ TEST_F(PythonRunnerTest, AHugeMalformedPayloadIsQuotedOnlyInPart) {
   }
 }
 
-TEST_F(PythonRunnerTest, ACallPastItsTimeoutIsKilled) {
-  const char* const source = R"(
-import time
+// Gives each input batch back after sleeping `seconds`.
+PythonFunction sleeping_identity(std::string_view seconds) {
+  const std::string source = "import time\n\ndef f(batches):\n    for batch in batches:\n" +
+                             ("        time.sleep(" + std::string(seconds) + ")\n") +
+                             "        yield batch\n";
+  return function(FunctionKind::kArrow, source, numbers(0, 0).schema());
+}
 
-def f(batches):
-    for batch in batches:
-        time.sleep(600)
-        yield batch
-)";
+TEST_F(PythonRunnerTest, ACallPastItsTimeoutIsKilled) {
   RunOptions options;
   options.timeout = std::chrono::milliseconds(300);
-  const std::string message = error_message<WorkerFailure>([&] {
-    run(function(FunctionKind::kArrow, source, numbers(0, 0).schema()), numbers_table(10, 10),
-        options);
-  });
+  const std::string message = error_message<WorkerFailure>(
+      [&] { run(sleeping_identity("600"), numbers_table(10, 10), options); });
   EXPECT_NE(message.find("exceeded the call timeout of 300 ms"), std::string::npos) << message;
   EXPECT_NE(message.find("Python worker"), std::string::npos) << message;
   // The pool replaces the worker.
@@ -677,6 +675,27 @@ def f(batches):
   // the results being read and decoded); a partition that buffered its whole output would hold
   // 64 MiB alone.
   EXPECT_LT(most_in_use, int64_t{40} << 20);
+}
+
+TEST_F(PythonRunnerTest, WaitNextWaitsAtMostTheTimeoutGiven) {
+  const Table input = numbers_table(10, 10);
+  const std::unique_ptr<PythonRunReader> reader =
+      run_python(pool(), sleeping_identity("0.5"), reader_of(input));
+  EXPECT_FALSE(reader->wait_next(std::chrono::milliseconds(1)));
+  EXPECT_TRUE(reader->wait_next(std::chrono::seconds(60)));
+  EXPECT_TRUE(reader->wait_next(std::chrono::milliseconds(0)));
+  const std::optional<RecordBatch> batch = reader->next();
+  ASSERT_TRUE(batch.has_value());
+  EXPECT_TRUE(Table::from_batches({*batch}).equals(input));
+  // The end is an answer too.
+  EXPECT_TRUE(reader->wait_next(std::chrono::seconds(60)));
+  EXPECT_FALSE(reader->next().has_value());
+
+  const std::unique_ptr<PythonRunReader> cancelled =
+      run_python(pool(), sleeping_identity("0.5"), reader_of(input));
+  cancelled->cancel();
+  EXPECT_TRUE(cancelled->wait_next(std::chrono::seconds(60)));
+  EXPECT_THROW(cancelled->next(), Cancelled);
 }
 
 TEST_F(PythonRunnerTest, EmptyInputGivesNoResults) {
