@@ -111,6 +111,7 @@ udf::WorkerPool& live(PyWorkerPool& self) {
   if (self.pool == nullptr) {
     throw InvalidArgument("the worker pool is closed");
   }
+  self.pool->check_owned();
   return *self.pool;
 }
 

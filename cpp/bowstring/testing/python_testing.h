@@ -41,4 +41,9 @@ std::string python_executable();
 udf::PoolOptions python_pool_options(const LineCollector* output = nullptr,
                                      const LineCollector* log = nullptr);
 
+/// Runs `body` in a process forked from this one and returns the child's exit code: what `body`
+/// returned (125 when it threw), or 128 plus the signal that ended it (SIGALRM after 30 s, for a
+/// child that hangs).
+int exit_code_in_forked_child(const std::function<int()>& body);
+
 }  // namespace bowstring::testing

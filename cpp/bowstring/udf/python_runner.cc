@@ -1,6 +1,7 @@
 #include "bowstring/udf/python_runner.h"
 
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -860,6 +861,42 @@ class RunReader final : public PythonRunReader {
   std::thread watchdog_;
 };
 
+// The reader `run_python` hands out. A process forked while the run goes on inherits its memory
+// but not its threads, and its workers stay the parent's: there the run refuses use, and its
+// destruction (which would join threads of the parent and stop the parent's workers) leaves the
+// copy as it is, as the pool's does.
+class ForkAwareRunReader final : public PythonRunReader {
+ public:
+  explicit ForkAwareRunReader(std::unique_ptr<RunReader> run)
+      : owner_pid_(::getpid()), run_(std::move(run)) {}
+  ~ForkAwareRunReader() override {
+    if (::getpid() != owner_pid_) {
+      static_cast<void>(run_.release());
+    }
+  }
+  ForkAwareRunReader(const ForkAwareRunReader&) = delete;
+  ForkAwareRunReader& operator=(const ForkAwareRunReader&) = delete;
+
+  SchemaPtr schema() const override { return run_->schema(); }
+  std::optional<RecordBatch> next() override { return owned().next(); }
+  bool wait_next(std::chrono::milliseconds timeout) override { return owned().wait_next(timeout); }
+  RunMetrics metrics() const override { return owned().metrics(); }
+  void cancel() override { owned().cancel(); }
+
+ private:
+  RunReader& owned() const {
+    if (::getpid() != owner_pid_) {
+      throw InvalidArgument("the run of a Python function was started by process " +
+                            std::to_string(owner_pid_) + " and cannot be used by process " +
+                            std::to_string(::getpid()) + ", forked from it");
+    }
+    return *run_;
+  }
+
+  const pid_t owner_pid_;
+  std::unique_ptr<RunReader> run_;
+};
+
 void check_options(const PythonFunction& function, const RunOptions& options) {
   const auto positive = [](int64_t value, const char* name) {
     if (value <= 0) {
@@ -897,8 +934,9 @@ std::unique_ptr<PythonRunReader> run_python(std::shared_ptr<WorkerPool> pool,
     throw InvalidArgument("running Python function '" + function.name + "' needs an input");
   }
   check_options(function, options);
-  return std::make_unique<RunReader>(std::move(pool), std::move(function), std::move(input),
-                                     std::move(options));
+  pool->check_owned();
+  return std::make_unique<ForkAwareRunReader>(std::make_unique<RunReader>(
+      std::move(pool), std::move(function), std::move(input), std::move(options)));
 }
 
 }  // namespace bowstring::udf

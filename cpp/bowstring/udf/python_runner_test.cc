@@ -698,6 +698,25 @@ TEST_F(PythonRunnerTest, WaitNextWaitsAtMostTheTimeoutGiven) {
   EXPECT_THROW(cancelled->next(), Cancelled);
 }
 
+TEST_F(PythonRunnerTest, AForkedProcessLeavesARunGoingOnToItsParent) {
+  const Table input = numbers_table(40, 10);
+  RunOptions options;
+  options.partition_rows = 10;
+  std::unique_ptr<PythonRunReader> reader =
+      run_python(pool(), sleeping_identity("0.5"), reader_of(input), options);
+  // The run refuses use in the child, and destroying it there neither stops the parent's
+  // workers nor joins the parent's threads (which would hang).
+  EXPECT_EQ(testing::exit_code_in_forked_child([&] {
+              const bool refused = error_message<InvalidArgument>([&] {
+                                     reader->next();
+                                   }).find("forked from it") != std::string::npos;
+              reader.reset();
+              return refused ? 0 : 1;
+            }),
+            0);
+  EXPECT_TRUE(reader->read_all().equals(input));
+}
+
 TEST_F(PythonRunnerTest, EmptyInputGivesNoResults) {
   for (const Table& input :
        {Table::from_batches(numbers(0, 0).schema(), {}), Table::from_batches({numbers(0, 0)})}) {

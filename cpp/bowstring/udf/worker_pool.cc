@@ -1529,17 +1529,45 @@ void WorkerLease::release() {
   worker_.reset();
 }
 
-WorkerPool::WorkerPool(PoolOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {}
+WorkerPool::WorkerPool(PoolOptions options)
+    : owner_pid_(::getpid()), impl_(std::make_unique<Impl>(std::move(options))) {}
 
-WorkerPool::~WorkerPool() { shutdown(); }
+WorkerPool::~WorkerPool() {
+  if (!owned_by_this_process()) {
+    // The threads the destructor would join exist only in the parent, which may have held the
+    // pool's mutexes at the fork: the copy is left as it is.
+    static_cast<void>(impl_.release());
+    return;
+  }
+  shutdown();
+}
+
+bool WorkerPool::owned_by_this_process() const { return ::getpid() == owner_pid_; }
+
+void WorkerPool::check_owned() const {
+  if (!owned_by_this_process()) {
+    throw InvalidArgument("the Python worker pool was started by process " +
+                          std::to_string(owner_pid_) + " and cannot be used by process " +
+                          std::to_string(::getpid()) +
+                          ", forked from it: a forked process needs a pool of its own");
+  }
+}
 
 WorkerLease WorkerPool::acquire(const CancellationToken& cancel) {
+  check_owned();
   return WorkerLease(this, impl_->acquire(cancel));
 }
 
-void WorkerPool::shutdown() { impl_->shutdown(); }
+void WorkerPool::shutdown() {
+  if (owned_by_this_process()) {
+    impl_->shutdown();
+  }
+}
 
-PoolStats WorkerPool::stats() const { return impl_->stats(); }
+PoolStats WorkerPool::stats() const {
+  check_owned();
+  return impl_->stats();
+}
 
 const PoolOptions& WorkerPool::options() const { return impl_->options(); }
 
@@ -1547,12 +1575,20 @@ const std::string& WorkerPool::socket_path() const { return impl_->socket_path()
 
 const std::string& WorkerPool::secret() const { return impl_->secret(); }
 
-pid_t WorkerPool::fork_server_pid() const { return impl_->fork_server_pid(); }
+pid_t WorkerPool::fork_server_pid() const {
+  check_owned();
+  return impl_->fork_server_pid();
+}
 
-std::vector<pid_t> WorkerPool::worker_pids() const { return impl_->worker_pids(); }
+std::vector<pid_t> WorkerPool::worker_pids() const {
+  check_owned();
+  return impl_->worker_pids();
+}
 
 void WorkerPool::release(const std::shared_ptr<Worker>& worker, bool discard) {
-  impl_->release(worker, discard);
+  if (owned_by_this_process()) {
+    impl_->release(worker, discard);
+  }
 }
 
 }  // namespace bowstring::udf

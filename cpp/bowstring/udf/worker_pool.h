@@ -133,10 +133,20 @@ class WorkerPool {
   /// Processes of the workers currently alive.
   std::vector<pid_t> worker_pids() const;
 
+  /// Whether this process started the pool. A process forked from it inherits the pool's memory
+  /// but not its threads, and the pool's sockets and processes stay the parent's: there
+  /// `acquire`, `stats`, `fork_server_pid` and `worker_pids` throw `InvalidArgument`, while
+  /// `shutdown`, the destructor and leases ending do nothing, so that nothing of the parent's is
+  /// signalled, killed, unlinked or written to (the pool's memory is left as it is).
+  bool owned_by_this_process() const;
+  /// Throws `InvalidArgument`, naming both processes, unless this process started the pool.
+  void check_owned() const;
+
  private:
   friend class WorkerLease;
   void release(const std::shared_ptr<Worker>& worker, bool discard);
   class Impl;
+  pid_t owner_pid_;
   std::unique_ptr<Impl> impl_;
 };
 
