@@ -76,6 +76,23 @@ udf::PoolOptions python_pool_options(const LineCollector* output, const LineColl
   return options;
 }
 
+CancelAfter::CancelAfter(CancellationToken token, std::chrono::milliseconds timeout)
+    : thread_([this, token, timeout] {
+        std::unique_lock lock(mutex_);
+        if (!changed_.wait_for(lock, timeout, [&] { return disarmed_; })) {
+          CancellationToken(token).cancel();
+        }
+      }) {}
+
+CancelAfter::~CancelAfter() {
+  {
+    std::lock_guard lock(mutex_);
+    disarmed_ = true;
+  }
+  changed_.notify_all();
+  thread_.join();
+}
+
 int exit_code_in_forked_child(const std::function<int()>& body) {
   const pid_t child = ::fork();
   if (child < 0) {

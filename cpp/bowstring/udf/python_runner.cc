@@ -91,6 +91,8 @@ namespace {
 // which `max_records_per_batch` and `max_bytes_per_batch` bound). At most `window_` partitions
 // hold results at once, so a run holds at most `window_ * kQueuedResults` result batches.
 constexpr size_t kQueuedResults = 8;
+// How often a partition waiting for room checks whether another run waits for a worker.
+constexpr std::chrono::milliseconds kStarvationCheckInterval{100};
 constexpr int64_t kDefaultPartitionRows = 1000000;
 
 // A worker sent something the protocol does not allow; the message says what.
@@ -392,6 +394,8 @@ class RunReader final : public PythonRunReader {
   struct Partition {
     std::deque<RecordBatch> results;
     bool completed = false;
+    // Keeps every result rather than waiting for room (see `deliver`).
+    bool unbounded = false;
   };
 
   // Needs `mutex_`. Moves past the partitions read to their end; true when `next()` can answer
@@ -525,7 +529,7 @@ class RunReader final : public PythonRunReader {
   // had (the partition's error is then recorded).
   std::optional<WorkerLease> lease_worker(int64_t index) {
     try {
-      return pool_->acquire(abort_);
+      return pool_->acquire(abort_, this);
     } catch (const Cancelled&) {
       // Only the run's own stop token cancels a wait for a worker.
     } catch (const InvalidArgument& error) {
@@ -662,16 +666,28 @@ class RunReader final : public PythonRunReader {
 
   // Queues a result of partition `index`, waiting while `kQueuedResults` of them wait for
   // `next()`. False when the call was stopped meanwhile.
+  //
+  // A partition ahead of the one being read that waits so holds its worker until the reader
+  // gets to it, which could starve another run sharing the pool for good (one whose results
+  // are read first, or in turns with this one's). So while a caller outside this run waits for
+  // a worker, such a partition stops waiting and keeps the rest of its results, so that its
+  // worker finishes and goes back: memory grows only while runs compete for too few workers.
   bool deliver(int64_t index, Call& call, RecordBatch batch) {
     std::unique_lock lock(mutex_);
     Partition& partition = partitions_.at(index);
-    const auto has_room = [&] { return call.killed || partition.results.size() < kQueuedResults; };
+    const auto has_room = [&] {
+      return call.killed || partition.unbounded || partition.results.size() < kQueuedResults;
+    };
     if (!has_room()) {
       // Time spent waiting for the caller to take results does not count against the call's
       // timeout: the function is not what is slow.
       const auto start = std::chrono::steady_clock::now();
       call.paused = true;
-      changed_.wait(lock, has_room);
+      while (!changed_.wait_for(lock, kStarvationCheckInterval, has_room)) {
+        if (index != current_ && pool_->others_waiting(this)) {
+          partition.unbounded = true;
+        }
+      }
       call.paused = false;
       if (call.deadline != std::chrono::steady_clock::time_point::max()) {
         call.deadline += std::chrono::steady_clock::now() - start;

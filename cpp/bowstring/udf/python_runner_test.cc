@@ -4,9 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -615,28 +613,14 @@ def f(batches):
   // Every lease came back: the pool hands out all its workers at once (a lease kept by a
   // thread of either run would make this wait until the guard gives up).
   CancellationToken give_up;
-  std::mutex mutex;
-  std::condition_variable changed;
-  bool acquired = false;
-  std::thread guard([&] {
-    std::unique_lock lock(mutex);
-    if (!changed.wait_for(lock, std::chrono::seconds(60), [&] { return acquired; })) {
-      give_up.cancel();
-    }
-  });
   {
+    const testing::CancelAfter guard(give_up, std::chrono::seconds(60));
     std::vector<WorkerLease> leases;
     leases.reserve(static_cast<size_t>(pool()->options().max_workers));
     for (int i = 0; i < pool()->options().max_workers; ++i) {
       leases.push_back(pool()->acquire(give_up));
     }
   }
-  {
-    std::lock_guard lock(mutex);
-    acquired = true;
-  }
-  changed.notify_all();
-  guard.join();
   expect_pool_serves_runs();
 }
 
@@ -675,6 +659,39 @@ def f(batches):
   // the results being read and decoded); a partition that buffered its whole output would hold
   // 64 MiB alone.
   EXPECT_LT(most_in_use, int64_t{40} << 20);
+}
+
+TEST_F(PythonRunnerTest, ARunNotBeingReadDoesNotStarveAnotherSharingThePool) {
+  // Twenty results per partition: more than a partition keeps waiting for the reader.
+  const char* const source = R"(
+def f(batches):
+    for batch in batches:
+        for _ in range(20):
+            yield batch
+)";
+  const PythonFunction repeat = function(FunctionKind::kArrow, source, numbers(0, 0).schema());
+  RunOptions options;
+  options.partition_rows = 10;
+  options.parallelism = pool()->options().max_workers;
+  const std::unique_ptr<PythonRunReader> unread =
+      run_python(pool(), repeat, reader_of(numbers_table(40, 10)), options);
+  // Its partitions fill their queues, holding every worker of the pool.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  options.cancel = CancellationToken();
+  const std::unique_ptr<PythonRunReader> read =
+      run_python(pool(), repeat, reader_of(numbers_table(40, 10)), options);
+  int64_t rows = 0;
+  try {
+    // Were the second run starved, the guard cancels it (failing the test) rather than hang.
+    const testing::CancelAfter guard(options.cancel, std::chrono::seconds(60));
+    while (const std::optional<RecordBatch> batch = read->next()) {
+      rows += batch->num_rows();
+    }
+  } catch (const Cancelled&) {
+    ADD_FAILURE() << "the run read first got no worker within 60 s";
+  }
+  EXPECT_EQ(rows, 40 * 20);
+  EXPECT_EQ(unread->read_all().num_rows(), 40 * 20);
 }
 
 TEST_F(PythonRunnerTest, WaitNextWaitsAtMostTheTimeoutGiven) {

@@ -259,6 +259,8 @@ struct PoolState {
   std::deque<std::string> fork_server_output;
   bool fork_server_output_eof = false;
 
+  // How many callers of each requester wait in `acquire` for a worker to be released.
+  std::map<const void*, int> waiting;
   // Every worker from its SPAWN until it is closed and its exit reported.
   std::map<int, std::shared_ptr<PoolWorker>> workers;
   // Most recently released last.
@@ -405,7 +407,8 @@ class WorkerPool::Impl {
   explicit Impl(PoolOptions options);
   ~Impl() { shutdown(); }
 
-  std::shared_ptr<Worker> acquire(const CancellationToken& cancel);
+  std::shared_ptr<Worker> acquire(const CancellationToken& cancel, const void* requester);
+  bool others_waiting(const void* requester) const;
   void release(const std::shared_ptr<Worker>& worker, bool discard);
   void shutdown();
 
@@ -738,7 +741,8 @@ void WorkerPool::Impl::forget_if_done_locked(const std::shared_ptr<PoolWorker>& 
   }
 }
 
-std::shared_ptr<Worker> WorkerPool::Impl::acquire(const CancellationToken& cancel) {
+std::shared_ptr<Worker> WorkerPool::Impl::acquire(const CancellationToken& cancel,
+                                                  const void* requester) {
   const std::shared_ptr<PoolState> state = state_;
   const int64_t callback = cancel.on_cancel([state] {
     std::lock_guard lock(state->mutex);
@@ -779,8 +783,18 @@ std::shared_ptr<Worker> WorkerPool::Impl::acquire(const CancellationToken& cance
     if (alive < state_->options.max_workers) {
       return start_worker(lock, cancel);
     }
+    ++state_->waiting[requester];
     state_->changed.wait(lock);
+    if (--state_->waiting[requester] == 0) {
+      state_->waiting.erase(requester);
+    }
   }
+}
+
+bool WorkerPool::Impl::others_waiting(const void* requester) const {
+  std::lock_guard lock(state_->mutex);
+  return std::any_of(state_->waiting.begin(), state_->waiting.end(),
+                     [&](const auto& entry) { return entry.first != requester; });
 }
 
 std::shared_ptr<PoolWorker> WorkerPool::Impl::start_worker(std::unique_lock<std::mutex>& lock,
@@ -1553,9 +1567,14 @@ void WorkerPool::check_owned() const {
   }
 }
 
-WorkerLease WorkerPool::acquire(const CancellationToken& cancel) {
+WorkerLease WorkerPool::acquire(const CancellationToken& cancel, const void* requester) {
   check_owned();
-  return WorkerLease(this, impl_->acquire(cancel));
+  return WorkerLease(this, impl_->acquire(cancel, requester));
+}
+
+bool WorkerPool::others_waiting(const void* requester) const {
+  check_owned();
+  return impl_->others_waiting(requester);
 }
 
 void WorkerPool::shutdown() {

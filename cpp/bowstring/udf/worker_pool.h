@@ -115,8 +115,12 @@ class WorkerPool {
 
   /// An idle worker, or a new one when fewer than `max_workers` exist; otherwise waits for one
   /// to be released. Throws `Cancelled` when `cancel` fires while waiting, `WorkerFailure` when
-  /// a new worker cannot be started, `InvalidArgument` after `shutdown`.
-  WorkerLease acquire(const CancellationToken& cancel = {});
+  /// a new worker cannot be started, `InvalidArgument` after `shutdown`. `requester` names the
+  /// caller (a run) for `others_waiting`.
+  WorkerLease acquire(const CancellationToken& cancel = {}, const void* requester = nullptr);
+  /// Whether some caller with another `requester` waits in `acquire` for a worker to be
+  /// released: a holder that could give its worker back sooner should.
+  bool others_waiting(const void* requester) const;
 
   /// Closes every connection, kills workers still running after a grace period of one second,
   /// stops the fork server and reaps it, and removes the socket directory. Leases still out

@@ -13,7 +13,6 @@
 
 #include <atomic>
 #include <cerrno>
-#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -468,29 +467,15 @@ TEST_F(PoolTest, AnAbandonedWorkerThatNeverConnectsIsKilledAfterTheStartTimeout)
 
     // Gives the next acquire up (failing the test) should it wait far past the start timeout.
     CancellationToken give_up;
-    std::mutex mutex;
-    std::condition_variable changed;
-    bool returned = false;
-    std::thread guard([&] {
-      std::unique_lock lock(mutex);
-      if (!changed.wait_for(lock, std::chrono::seconds(30), [&] { return returned; })) {
-        give_up.cancel();
-      }
-    });
     std::string message = "acquired a worker that never connected";
     try {
+      const bowstring::testing::CancelAfter guard(give_up, std::chrono::seconds(30));
       pool.acquire(give_up);
     } catch (const WorkerFailure& failure) {
       message = failure.what();
     } catch (const Cancelled&) {
       message = "still waiting for a worker after 30 s";
     }
-    {
-      std::lock_guard lock(mutex);
-      returned = true;
-    }
-    changed.notify_all();
-    guard.join();
     EXPECT_NE(message.find("it did not connect to the pool within 2 s"), std::string::npos)
         << message;
     EXPECT_TRUE(eventually([&] { return !process_exists(abandoned); }));
