@@ -89,7 +89,8 @@ namespace {
 // engine cannot cut a result it has not read, so any byte limit would still have to admit one
 // whole batch, and result batches are sized by the function (typically like its input batches,
 // which `max_records_per_batch` and `max_bytes_per_batch` bound). At most `window_` partitions
-// hold results at once, so a run holds at most `window_ * kQueuedResults` result batches.
+// hold results at once, so a run holds at most `window_ * kQueuedResults` result batches (unless
+// another run waits for a worker: see `deliver`).
 constexpr size_t kQueuedResults = 8;
 // How often a partition waiting for room checks whether another run waits for a worker.
 constexpr std::chrono::milliseconds kStarvationCheckInterval{100};
