@@ -103,6 +103,11 @@ class WorkerPool:
         Python version cannot be loaded by another. Defaults to this interpreter's version;
         an empty string accepts any.
 
+    A process forked from the one that started a pool (multiprocessing's ``fork`` start
+    method, a pre-forking server) cannot use it: its methods raise ``ValueError`` there, and
+    closing or dropping it there leaves the parent's workers, fork server and socket alone. The
+    default pool of :func:`map_batches` is replaced by a new one in such a process.
+
     Examples
     --------
     >>> import pyarrow as pa
@@ -140,7 +145,7 @@ class WorkerPool:
 
     def close(self) -> None:
         """Stops the workers and the fork server. Runs still reading results fail. Calling it
-        again does nothing."""
+        again does nothing. In a forked process it only drops this process's reference."""
         self._pool.close()
 
     def __enter__(self) -> "WorkerPool":
@@ -218,6 +223,19 @@ def shutdown() -> None:
 
 
 atexit.register(shutdown)
+
+
+def _forget_the_parents_pool() -> None:
+    """Runs in a process just forked from this one: the default pool is the parent's (its
+    threads did not survive the fork, its workers serve the parent), so the child starts its own
+    on first use; the parent's is left alone (see WorkerPool's fork notes). The lock is new as
+    well: another thread may have held it at the fork."""
+    global _default_pool, _default_pool_lock
+    _default_pool = None
+    _default_pool_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_the_parents_pool)
 
 
 def _known_row_count(data: Any) -> Optional[int]:

@@ -1,7 +1,8 @@
 // The engine of `bowstring.udf` (python/bowstring/udf.py): pools of Python worker processes and
 // runs of a pickled function over Arrow data in them. Every call that may wait (starting a pool,
 // reading results, shutting down) releases the GIL: the workers' input may come from a Python
-// producer that needs it, and other Python threads keep running meanwhile.
+// producer that needs it, and other Python threads keep running meanwhile. Reading results waits
+// in steps, checking for signals in between, so that Ctrl-C interrupts a long run.
 
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/map.h>
@@ -57,6 +58,9 @@ void reset_without_gil(std::shared_ptr<T>& owner) {
   }
 }
 
+// How long a Python caller waiting for results goes without checking for signals.
+constexpr std::chrono::milliseconds kSignalCheckInterval{50};
+
 std::chrono::milliseconds milliseconds_of(double seconds, const char* what) {
   if (!std::isfinite(seconds) || seconds < 0) {
     throw InvalidArgument(std::string(what) + " must be a finite number of seconds >= 0, got " +
@@ -107,6 +111,7 @@ udf::WorkerPool& live(PyWorkerPool& self) {
   if (self.pool == nullptr) {
     throw InvalidArgument("the worker pool is closed");
   }
+  self.pool->check_owned();
   return *self.pool;
 }
 
@@ -141,6 +146,30 @@ class SharedRunReader final : public RecordBatchReader {
     return locked_next();
   }
 
+  // For a Python caller, which holds the GIL: waits without it in steps, running the signal
+  // handlers in between. When one raises (KeyboardInterrupt for Ctrl-C) the run is cancelled,
+  // as `cancel()` does, and its exception propagates. No thread waits for `mutex_` holding the
+  // GIL, so taking the GIL back while holding `mutex_` cannot deadlock.
+  std::optional<RecordBatch> next_checking_signals() {
+    std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
+    bool ready = false;
+    {
+      nb::gil_scoped_release unlocked;
+      lock.lock();
+      ready = run_->wait_next(kSignalCheckInterval);
+    }
+    while (!ready) {
+      if (PyErr_CheckSignals() != 0) {
+        run_->cancel();
+        throw nb::python_error();
+      }
+      nb::gil_scoped_release unlocked;
+      ready = run_->wait_next(kSignalCheckInterval);
+    }
+    nb::gil_scoped_release unlocked;
+    return run_->next();
+  }
+
  private:
   std::optional<RecordBatch> locked_next() {
     const std::lock_guard<std::mutex> lock(mutex_);
@@ -156,7 +185,7 @@ struct PyRun {
   // `__arrow_c_stream__`.
   std::shared_ptr<udf::PythonRunReader> run;
   // The results; moved out by `__arrow_c_stream__`.
-  std::shared_ptr<RecordBatchReader> results;
+  std::shared_ptr<SharedRunReader> results;
 
   PyRun(const PyRun&) = delete;
   PyRun& operator=(const PyRun&) = delete;
@@ -168,7 +197,7 @@ struct PyRun {
   }
 };
 
-std::shared_ptr<RecordBatchReader> results_of(const PyRun& self) {
+std::shared_ptr<SharedRunReader> results_of(const PyRun& self) {
   if (self.results == nullptr) {
     throw InvalidArgument(
         "the results were handed over through __arrow_c_stream__ and can no longer be read here");
@@ -177,16 +206,20 @@ std::shared_ptr<RecordBatchReader> results_of(const PyRun& self) {
 }
 
 RecordBatch next_result(PyRun& self) {
-  std::shared_ptr<RecordBatchReader> results = results_of(self);
-  std::optional<RecordBatch> batch;
-  {
-    nb::gil_scoped_release unlocked;
-    batch = results->next();
-  }
+  std::optional<RecordBatch> batch = results_of(self)->next_checking_signals();
   if (!batch.has_value()) {
     throw nb::stop_iteration();
   }
   return *batch;
+}
+
+Table read_all_results(PyRun& self) {
+  std::shared_ptr<SharedRunReader> results = results_of(self);
+  std::vector<RecordBatch> batches;
+  while (std::optional<RecordBatch> batch = results->next_checking_signals()) {
+    batches.push_back(std::move(*batch));
+  }
+  return Table::from_batches(results->schema(), batches);
 }
 
 nb::dict metrics_of(const PyRun& self) {
@@ -318,20 +351,15 @@ void bind_udf(nb::module_& module) {
                     "The results of a Python function run in a worker pool, in input order, as "
                     "a stream of record batches. Work proceeds in the background; reading waits "
                     "for the next result and raises the run's error once the results before it "
-                    "were read. Readable once, by iteration, read_all() or __arrow_c_stream__.")
+                    "were read. Readable once, by iteration, read_all() or __arrow_c_stream__. "
+                    "Ctrl-C while iteration or read_all() waits raises KeyboardInterrupt and "
+                    "cancels the run.")
       .def_prop_ro(
           "schema", [](PyRun& self) { return PySchema{self.run->schema()}; },
           "The schema of every result batch.")
       .def("read_next_batch", &next_result,
            "The next result batch; raises StopIteration after the last one.")
-      .def(
-          "read_all",
-          [](PyRun& self) {
-            std::shared_ptr<RecordBatchReader> results = results_of(self);
-            nb::gil_scoped_release unlocked;
-            return results->read_all();
-          },
-          "Every remaining result, as a bowstring.Table.")
+      .def("read_all", &read_all_results, "Every remaining result, as a bowstring.Table.")
       .def("__iter__", [](nb::object self) { return self; })
       .def("__next__", &next_result)
       .def(

@@ -1,9 +1,11 @@
 """Ten million rows through the worker pool with every kind of function (the arrow and
 pandas_series kinds on both transports), compared with numpy, pyarrow and pandas computing the
-same in this process."""
+same in this process; and a run of half a gigabyte of results whose memory stays flat."""
 
 from __future__ import annotations
 
+import json
+import subprocess
 import sys
 
 import cloudpickle
@@ -105,3 +107,68 @@ def test_rows(pool, table):
     )
     result = udf.map_batches(key_plus_value, table, kind="rows", schema="s double", pool=pool)
     assert pa.table(result).equals(expected)
+
+
+# A run whose results outweigh by far what may wait in memory: PARTITIONS partitions of
+# BATCHES results of one MiB each, read slowly, in a fresh interpreter whose peak memory is its
+# own. It prints the growth of its peak resident size and of the allocator's peak over the run.
+BOUNDED_RUN = r"""
+import json, resource, sys, time
+import pyarrow as pa
+import bowstring
+from bowstring import udf
+
+PARTITIONS, BATCHES, BATCH_BYTES = 8, 64, 1 << 20
+workers = int(sys.argv[1])
+
+def explode(count):
+    def results(batches):
+        blob = pa.array([b"x" * BATCH_BYTES], pa.binary())
+        for _ in batches:
+            for _ in range(count):
+                yield pa.record_batch([blob], names=["blob"])
+    return results
+
+def peak_rss():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+data = pa.table({"k": pa.array(range(PARTITIONS), pa.int64())})
+options = dict(schema="blob binary", batch_size=1, partition_rows=1, workers=workers)
+with udf.WorkerPool(max_workers=2) as pool:
+    # Starts the workers, with one result per partition.
+    udf.map_batches(explode(1), data, pool=pool, **options).read_all()
+    rss_before, allocator_before = peak_rss(), bowstring.allocator_stats()["bytes_in_use"]
+    received = 0
+    for batch in udf.map_batches(explode(BATCHES), data, pool=pool, **options):
+        received += batch.num_rows
+        time.sleep(0.003)
+    print(json.dumps({
+        "received": received,
+        "rss_growth": peak_rss() - rss_before,
+        "allocator_growth": bowstring.allocator_stats()["peak_bytes"] - allocator_before,
+    }))
+"""
+
+
+@pytest.mark.parametrize("workers", [2, 6], ids=["as_many_as_the_pool", "more_than_the_pool"])
+def test_results_waiting_for_a_slow_reader_stay_bounded(workers):
+    """Every partition keeps only a few results waiting for the reader, also partitions run
+    ahead of the one being read, so memory stays flat whatever the output size; with more
+    partitions at once than the pool has workers the run still completes (the partition read
+    is never left without a worker)."""
+    completed = subprocess.run(
+        [sys.executable, "-c", BOUNDED_RUN, str(workers)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert completed.returncode == 0, completed.stderr
+    figures = json.loads(completed.stdout)
+    assert figures["received"] == 8 * 64
+    total = 8 * 64 << 20
+    # Two partitions of eight one-MiB results each wait at most (one worker each), about 20 MiB
+    # with the results being read and decoded; 64 MiB would be one partition's whole output.
+    # The resident size also holds memory freed to the C library's per-thread arenas, which
+    # grows with the number of slot threads.
+    assert figures["allocator_growth"] < total // 12, figures
+    assert figures["rss_growth"] < total // 4, figures

@@ -1,6 +1,12 @@
 #include "bowstring/testing/python_testing.h"
 
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <condition_variable>
+#include <cstring>
 #include <mutex>
 
 #include "bowstring/testing/source_tree.h"
@@ -68,6 +74,49 @@ udf::PoolOptions python_pool_options(const LineCollector* output, const LineColl
     options.log_sink = log->sink();
   }
   return options;
+}
+
+CancelAfter::CancelAfter(CancellationToken token, std::chrono::milliseconds timeout)
+    : thread_([this, token, timeout] {
+        std::unique_lock lock(mutex_);
+        if (!changed_.wait_for(lock, timeout, [&] { return disarmed_; })) {
+          CancellationToken(token).cancel();
+        }
+      }) {}
+
+CancelAfter::~CancelAfter() {
+  {
+    std::lock_guard lock(mutex_);
+    disarmed_ = true;
+  }
+  changed_.notify_all();
+  thread_.join();
+}
+
+int exit_code_in_forked_child(const std::function<int()>& body) {
+  const pid_t child = ::fork();
+  if (child < 0) {
+    ADD_FAILURE() << "fork failed: " << std::strerror(errno);
+    return -1;
+  }
+  if (child == 0) {
+    ::alarm(30);
+    int code = 125;
+    try {
+      code = body();
+    } catch (...) {
+      // The exit code stays the one that says so.
+    }
+    ::_exit(code);
+  }
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0) {
+    if (errno != EINTR) {
+      ADD_FAILURE() << "waitpid failed: " << std::strerror(errno);
+      return -1;
+    }
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 }  // namespace bowstring::testing

@@ -1,6 +1,7 @@
 #include "bowstring/udf/python_runner.h"
 
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -83,9 +84,16 @@ Transport default_transport() { return Transport::kSocket; }
 
 namespace {
 
-// Results of the partition being read by `next()` that may wait in memory; the worker producing
-// them is held back (its socket fills) until the reader catches up.
+// Results of one partition that may wait in memory for `next()`; the worker producing them is
+// held back (its socket fills) until the reader catches up. Counted in batches, not bytes: the
+// engine cannot cut a result it has not read, so any byte limit would still have to admit one
+// whole batch, and result batches are sized by the function (typically like its input batches,
+// which `max_records_per_batch` and `max_bytes_per_batch` bound). At most `window_` partitions
+// hold results at once, so a run holds at most `window_ * kQueuedResults` result batches (unless
+// another run waits for a worker: see `deliver`).
 constexpr size_t kQueuedResults = 8;
+// How often a partition waiting for room checks whether another run waits for a worker.
+constexpr std::chrono::milliseconds kStarvationCheckInterval{100};
 constexpr int64_t kDefaultPartitionRows = 1000000;
 
 // A worker sent something the protocol does not allow; the message says what.
@@ -350,39 +358,30 @@ class RunReader final : public PythonRunReader {
 
   std::optional<RecordBatch> next() override {
     std::unique_lock lock(mutex_);
-    while (true) {
-      if (finished_) {
-        return std::nullopt;
-      }
-      if (user_cancelled_) {
-        throw Cancelled("the call was cancelled");
-      }
-      const auto current = partitions_.find(current_);
-      if (current != partitions_.end()) {
-        Partition& partition = current->second;
-        if (!partition.results.empty()) {
-          RecordBatch batch = std::move(partition.results.front());
-          partition.results.pop_front();
-          changed_.notify_all();
-          return batch;
-        }
-        if (partition.completed) {
-          partitions_.erase(current);
-          ++current_;
-          changed_.notify_all();
-          continue;
-        }
-      } else if (input_done_ && current_ >= claimed_ && !failure_) {
-        finished_ = true;
-        return std::nullopt;
-      }
-      // An earlier partition may still fail while others run: the first error in input order
-      // is final once it is the current partition's, or once nothing runs any more.
-      if (failure_ && (failed_partition_ == current_ || running_slots_ == 0)) {
-        std::rethrow_exception(failure_);
-      }
-      changed_.wait(lock);
+    changed_.wait(lock, [&] { return answerable(); });
+    if (finished_) {
+      return std::nullopt;
     }
+    if (user_cancelled_) {
+      throw Cancelled("the call was cancelled");
+    }
+    const auto current = partitions_.find(current_);
+    if (current != partitions_.end() && !current->second.results.empty()) {
+      RecordBatch batch = std::move(current->second.results.front());
+      current->second.results.pop_front();
+      changed_.notify_all();
+      return batch;
+    }
+    if (current == partitions_.end() && input_done_ && current_ >= claimed_ && !failure_) {
+      finished_ = true;
+      return std::nullopt;
+    }
+    std::rethrow_exception(failure_);
+  }
+
+  bool wait_next(std::chrono::milliseconds timeout) override {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, timeout, [&] { return answerable(); });
   }
 
   RunMetrics metrics() const override {
@@ -396,7 +395,36 @@ class RunReader final : public PythonRunReader {
   struct Partition {
     std::deque<RecordBatch> results;
     bool completed = false;
+    // Keeps every result rather than waiting for room (see `deliver`).
+    bool unbounded = false;
   };
+
+  // Needs `mutex_`. Moves past the partitions read to their end; true when `next()` can answer
+  // without waiting: with a result, the end, or the run's error.
+  bool answerable() {
+    while (true) {
+      if (finished_ || user_cancelled_) {
+        return true;
+      }
+      const auto current = partitions_.find(current_);
+      if (current != partitions_.end()) {
+        if (!current->second.results.empty()) {
+          return true;
+        }
+        if (current->second.completed) {
+          partitions_.erase(current);
+          ++current_;
+          changed_.notify_all();
+          continue;
+        }
+      } else if (input_done_ && current_ >= claimed_ && !failure_) {
+        return true;
+      }
+      // An earlier partition may still fail while others run: the first error in input order
+      // is final once it is the current partition's, or once nothing runs any more.
+      return failure_ && (failed_partition_ == current_ || running_slots_ == 0);
+    }
+  }
 
   // A partition being processed by a worker, for the watchdog and for cancellation.
   struct Call {
@@ -451,8 +479,13 @@ class RunReader final : public PythonRunReader {
         }
       }
       std::optional<std::vector<RecordBatch>> batches;
+      std::optional<WorkerLease> lease;
       int64_t index = 0;
       {
+        // Claiming a partition and leasing its worker happen together, so workers go to the
+        // run's partitions in input order: whenever later partitions hold workers (waiting on
+        // their full queues, say), the partition being read holds one too, or is the run's only
+        // partition waiting for one.
         std::lock_guard input_lock(input_mutex_);
         {
           // Another slot may have reached the end of the input (or failed reading it) first.
@@ -481,17 +514,45 @@ class RunReader final : public PythonRunReader {
           fail(index, input_error, lock);
           break;
         }
+        lock.unlock();
+        lease = lease_worker(index);
       }
-      run_partition(index, *batches);
+      if (lease) {
+        run_partition(index, std::move(*lease), *batches);
+      }
     }
     std::lock_guard lock(mutex_);
     --running_slots_;
     changed_.notify_all();
   }
 
-  void run_partition(int64_t index, const std::vector<RecordBatch>& batches) {
+  // A worker for partition `index`; nullopt when the run stopped meanwhile or no worker can be
+  // had (the partition's error is then recorded).
+  std::optional<WorkerLease> lease_worker(int64_t index) {
     try {
-      const RunMetrics metrics = call_worker(index, batches);
+      return pool_->acquire(abort_, this);
+    } catch (const Cancelled&) {
+      // Only the run's own stop token cancels a wait for a worker.
+    } catch (const InvalidArgument& error) {
+      // The pool was shut down while this partition waited for a worker: the run lost its
+      // workers, whichever partition notices first.
+      std::unique_lock lock(mutex_);
+      fail(
+          index,
+          std::make_exception_ptr(WorkerFailure("partition " + std::to_string(index) +
+                                                " could not get a Python worker: " + error.what())),
+          lock);
+    } catch (...) {
+      std::unique_lock lock(mutex_);
+      fail(index, std::current_exception(), lock);
+    }
+    return std::nullopt;
+  }
+
+  void run_partition(int64_t index, WorkerLease lease, const std::vector<RecordBatch>& batches) {
+    try {
+      // The worker goes back to the pool before the partition counts as complete.
+      const RunMetrics metrics = call_worker(index, std::move(lease), batches);
       std::lock_guard lock(mutex_);
       partitions_.at(index).completed = true;
       metrics_.partitions += metrics.partitions;
@@ -504,8 +565,6 @@ class RunReader final : public PythonRunReader {
       changed_.notify_all();
     } catch (const Aborted&) {
       // The error that stopped the run is reported, not this partition's.
-    } catch (const Cancelled&) {
-      // Only the run's own stop token cancels a wait for a worker.
     } catch (...) {
       std::unique_lock lock(mutex_);
       fail(index, std::current_exception(), lock);
@@ -513,17 +572,8 @@ class RunReader final : public PythonRunReader {
   }
 
   // Runs one partition through one worker; returns the worker's COMPLETE metrics.
-  RunMetrics call_worker(int64_t index, const std::vector<RecordBatch>& batches) {
-    WorkerLease lease = [&] {
-      try {
-        return pool_->acquire(abort_);
-      } catch (const InvalidArgument& error) {
-        // The pool was shut down while this partition waited for a worker: the run lost its
-        // workers, whichever partition notices first.
-        throw WorkerFailure("partition " + std::to_string(index) +
-                            " could not get a Python worker: " + error.what());
-      }
-    }();
+  RunMetrics call_worker(int64_t index, WorkerLease lease,
+                         const std::vector<RecordBatch>& batches) {
     ActiveCall active(*this, lease);
     Worker& worker = lease.worker();
     FrameSocket& socket = worker.socket();
@@ -615,20 +665,30 @@ class RunReader final : public PythonRunReader {
     return {function_.output_schema, batch.num_rows(), batch.columns()};
   }
 
-  // Queues a result of partition `index`; while it is the partition `next()` reads, waits for
-  // room. False when the call was stopped meanwhile.
+  // Queues a result of partition `index`, waiting while `kQueuedResults` of them wait for
+  // `next()`. False when the call was stopped meanwhile.
+  //
+  // A partition ahead of the one being read that waits so holds its worker until the reader
+  // gets to it, which could starve another run sharing the pool for good (one whose results
+  // are read first, or in turns with this one's). So while a caller outside this run waits for
+  // a worker, such a partition stops waiting and keeps the rest of its results, so that its
+  // worker finishes and goes back: memory grows only while runs compete for too few workers.
   bool deliver(int64_t index, Call& call, RecordBatch batch) {
     std::unique_lock lock(mutex_);
     Partition& partition = partitions_.at(index);
     const auto has_room = [&] {
-      return call.killed || index != current_ || partition.results.size() < kQueuedResults;
+      return call.killed || partition.unbounded || partition.results.size() < kQueuedResults;
     };
     if (!has_room()) {
       // Time spent waiting for the caller to take results does not count against the call's
       // timeout: the function is not what is slow.
       const auto start = std::chrono::steady_clock::now();
       call.paused = true;
-      changed_.wait(lock, has_room);
+      while (!changed_.wait_for(lock, kStarvationCheckInterval, has_room)) {
+        if (index != current_ && pool_->others_waiting(this)) {
+          partition.unbounded = true;
+        }
+      }
       call.paused = false;
       if (call.deadline != std::chrono::steady_clock::time_point::max()) {
         call.deadline += std::chrono::steady_clock::now() - start;
@@ -818,6 +878,42 @@ class RunReader final : public PythonRunReader {
   std::thread watchdog_;
 };
 
+// The reader `run_python` hands out. A process forked while the run goes on inherits its memory
+// but not its threads, and its workers stay the parent's: there the run refuses use, and its
+// destruction (which would join threads of the parent and stop the parent's workers) leaves the
+// copy as it is, as the pool's does.
+class ForkAwareRunReader final : public PythonRunReader {
+ public:
+  explicit ForkAwareRunReader(std::unique_ptr<RunReader> run)
+      : owner_pid_(::getpid()), run_(std::move(run)) {}
+  ~ForkAwareRunReader() override {
+    if (::getpid() != owner_pid_) {
+      static_cast<void>(run_.release());
+    }
+  }
+  ForkAwareRunReader(const ForkAwareRunReader&) = delete;
+  ForkAwareRunReader& operator=(const ForkAwareRunReader&) = delete;
+
+  SchemaPtr schema() const override { return run_->schema(); }
+  std::optional<RecordBatch> next() override { return owned().next(); }
+  bool wait_next(std::chrono::milliseconds timeout) override { return owned().wait_next(timeout); }
+  RunMetrics metrics() const override { return owned().metrics(); }
+  void cancel() override { owned().cancel(); }
+
+ private:
+  RunReader& owned() const {
+    if (::getpid() != owner_pid_) {
+      throw InvalidArgument("the run of a Python function was started by process " +
+                            std::to_string(owner_pid_) + " and cannot be used by process " +
+                            std::to_string(::getpid()) + ", forked from it");
+    }
+    return *run_;
+  }
+
+  const pid_t owner_pid_;
+  std::unique_ptr<RunReader> run_;
+};
+
 void check_options(const PythonFunction& function, const RunOptions& options) {
   const auto positive = [](int64_t value, const char* name) {
     if (value <= 0) {
@@ -855,8 +951,9 @@ std::unique_ptr<PythonRunReader> run_python(std::shared_ptr<WorkerPool> pool,
     throw InvalidArgument("running Python function '" + function.name + "' needs an input");
   }
   check_options(function, options);
-  return std::make_unique<RunReader>(std::move(pool), std::move(function), std::move(input),
-                                     std::move(options));
+  pool->check_owned();
+  return std::make_unique<ForkAwareRunReader>(std::make_unique<RunReader>(
+      std::move(pool), std::move(function), std::move(input), std::move(options)));
 }
 
 }  // namespace bowstring::udf

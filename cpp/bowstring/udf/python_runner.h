@@ -83,10 +83,22 @@ struct RunMetrics {
 /// is created and proceeds in the background; `next()` waits for the next result and throws
 /// the run's error (`PythonException`, `WorkerFailure`, `Cancelled`) once results before it
 /// are consumed. Destroying the reader cancels what is still running.
+///
+/// Memory stays bounded whatever the output size: each partition holds at most a few result
+/// batches not yet taken by `next()` (its worker waits meanwhile), and partitions start at most
+/// twice the parallelism ahead of the one being read. Workers go to partitions in input order,
+/// so the partition being read never waits for a worker held by a later one. While a caller
+/// outside the run waits for a worker of the pool, partitions ahead of the one being read keep
+/// all their results instead, so that their workers go back (runs sharing a pool whose results
+/// are read in another order, or in turns, would otherwise starve).
 class PythonRunReader : public RecordBatchReader {
  public:
   SchemaPtr schema() const override = 0;
   std::optional<RecordBatch> next() override = 0;
+  /// Waits up to `timeout` until `next()` can answer at once (with a result, the end or the
+  /// run's error); false when it still cannot. For callers that must stay responsive while
+  /// they wait (the Python bindings check for Ctrl-C between waits).
+  virtual bool wait_next(std::chrono::milliseconds timeout) = 0;
   /// Complete once `next()` returned nullopt.
   virtual RunMetrics metrics() const = 0;
   /// Same as cancelling `RunOptions::cancel`.

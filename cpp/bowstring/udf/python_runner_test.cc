@@ -2,10 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
-#include <condition_variable>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -518,21 +517,19 @@ TEST_F(PythonRunnerTest, AHugeMalformedPayloadIsQuotedOnlyInPart) {
   }
 }
 
-TEST_F(PythonRunnerTest, ACallPastItsTimeoutIsKilled) {
-  const char* const source = R"(
-import time
+// Gives each input batch back after sleeping `seconds`.
+PythonFunction sleeping_identity(std::string_view seconds) {
+  const std::string source = "import time\n\ndef f(batches):\n    for batch in batches:\n" +
+                             ("        time.sleep(" + std::string(seconds) + ")\n") +
+                             "        yield batch\n";
+  return function(FunctionKind::kArrow, source, numbers(0, 0).schema());
+}
 
-def f(batches):
-    for batch in batches:
-        time.sleep(600)
-        yield batch
-)";
+TEST_F(PythonRunnerTest, ACallPastItsTimeoutIsKilled) {
   RunOptions options;
   options.timeout = std::chrono::milliseconds(300);
-  const std::string message = error_message<WorkerFailure>([&] {
-    run(function(FunctionKind::kArrow, source, numbers(0, 0).schema()), numbers_table(10, 10),
-        options);
-  });
+  const std::string message = error_message<WorkerFailure>(
+      [&] { run(sleeping_identity("600"), numbers_table(10, 10), options); });
   EXPECT_NE(message.find("exceeded the call timeout of 300 ms"), std::string::npos) << message;
   EXPECT_NE(message.find("Python worker"), std::string::npos) << message;
   // The pool replaces the worker.
@@ -616,29 +613,125 @@ def f(batches):
   // Every lease came back: the pool hands out all its workers at once (a lease kept by a
   // thread of either run would make this wait until the guard gives up).
   CancellationToken give_up;
-  std::mutex mutex;
-  std::condition_variable changed;
-  bool acquired = false;
-  std::thread guard([&] {
-    std::unique_lock lock(mutex);
-    if (!changed.wait_for(lock, std::chrono::seconds(60), [&] { return acquired; })) {
-      give_up.cancel();
-    }
-  });
   {
+    const testing::CancelAfter guard(give_up, std::chrono::seconds(60));
     std::vector<WorkerLease> leases;
     leases.reserve(static_cast<size_t>(pool()->options().max_workers));
     for (int i = 0; i < pool()->options().max_workers; ++i) {
       leases.push_back(pool()->acquire(give_up));
     }
   }
-  {
-    std::lock_guard lock(mutex);
-    acquired = true;
-  }
-  changed.notify_all();
-  guard.join();
   expect_pool_serves_runs();
+}
+
+TEST_F(PythonRunnerTest, ResultsWaitingForTheReaderStayFewInEveryPartition) {
+  // Six partitions of 64 results of one MiB each, read slowly by a run of more partitions at
+  // once than the pool has workers: partitions ahead of the one read must not buffer their
+  // whole output, and the partition read must not starve for a worker.
+  const char* const source = R"(
+import pyarrow as pa
+
+def f(batches):
+    blob = pa.array(["x" * (1 << 20)])
+    for _ in batches:
+        for _ in range(64):
+            yield pa.record_batch([blob], names=["blob"])
+)";
+  const SchemaPtr schema = batch_of({{"blob", testing::strings({"x"})}}).schema();
+  RunOptions options;
+  options.parallelism = pool()->options().max_workers + 2;
+  options.partition_rows = 1;
+  options.max_records_per_batch = 1;
+  Allocator& allocator = *default_allocator();
+  const int64_t before = allocator.bytes_in_use();
+  const std::unique_ptr<PythonRunReader> reader =
+      run_python(pool(), function(FunctionKind::kArrow, source, schema),
+                 reader_of(numbers_table(6, 1)), options);
+  int64_t results = 0;
+  int64_t most_in_use = 0;
+  while (std::optional<RecordBatch> batch = reader->next()) {
+    ++results;
+    most_in_use = std::max(most_in_use, allocator.bytes_in_use() - before);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_EQ(results, 6 * 64);
+  // Each partition keeps at most eight results waiting, and two run at once (about 20 MiB with
+  // the results being read and decoded); a partition that buffered its whole output would hold
+  // 64 MiB alone.
+  EXPECT_LT(most_in_use, int64_t{40} << 20);
+}
+
+TEST_F(PythonRunnerTest, ARunNotBeingReadDoesNotStarveAnotherSharingThePool) {
+  // Twenty results per partition: more than a partition keeps waiting for the reader.
+  const char* const source = R"(
+def f(batches):
+    for batch in batches:
+        for _ in range(20):
+            yield batch
+)";
+  const PythonFunction repeat = function(FunctionKind::kArrow, source, numbers(0, 0).schema());
+  RunOptions options;
+  options.partition_rows = 10;
+  options.parallelism = pool()->options().max_workers;
+  const std::unique_ptr<PythonRunReader> unread =
+      run_python(pool(), repeat, reader_of(numbers_table(40, 10)), options);
+  // Its partitions fill their queues, holding every worker of the pool.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  options.cancel = CancellationToken();
+  const std::unique_ptr<PythonRunReader> read =
+      run_python(pool(), repeat, reader_of(numbers_table(40, 10)), options);
+  int64_t rows = 0;
+  try {
+    // Were the second run starved, the guard cancels it (failing the test) rather than hang.
+    const testing::CancelAfter guard(options.cancel, std::chrono::seconds(60));
+    while (const std::optional<RecordBatch> batch = read->next()) {
+      rows += batch->num_rows();
+    }
+  } catch (const Cancelled&) {
+    ADD_FAILURE() << "the run read first got no worker within 60 s";
+  }
+  EXPECT_EQ(rows, 40 * 20);
+  EXPECT_EQ(unread->read_all().num_rows(), 40 * 20);
+}
+
+TEST_F(PythonRunnerTest, WaitNextWaitsAtMostTheTimeoutGiven) {
+  const Table input = numbers_table(10, 10);
+  const std::unique_ptr<PythonRunReader> reader =
+      run_python(pool(), sleeping_identity("0.5"), reader_of(input));
+  EXPECT_FALSE(reader->wait_next(std::chrono::milliseconds(1)));
+  EXPECT_TRUE(reader->wait_next(std::chrono::seconds(60)));
+  EXPECT_TRUE(reader->wait_next(std::chrono::milliseconds(0)));
+  const std::optional<RecordBatch> batch = reader->next();
+  ASSERT_TRUE(batch.has_value());
+  EXPECT_TRUE(Table::from_batches({*batch}).equals(input));
+  // The end is an answer too.
+  EXPECT_TRUE(reader->wait_next(std::chrono::seconds(60)));
+  EXPECT_FALSE(reader->next().has_value());
+
+  const std::unique_ptr<PythonRunReader> cancelled =
+      run_python(pool(), sleeping_identity("0.5"), reader_of(input));
+  cancelled->cancel();
+  EXPECT_TRUE(cancelled->wait_next(std::chrono::seconds(60)));
+  EXPECT_THROW(cancelled->next(), Cancelled);
+}
+
+TEST_F(PythonRunnerTest, AForkedProcessLeavesARunGoingOnToItsParent) {
+  const Table input = numbers_table(40, 10);
+  RunOptions options;
+  options.partition_rows = 10;
+  std::unique_ptr<PythonRunReader> reader =
+      run_python(pool(), sleeping_identity("0.5"), reader_of(input), options);
+  // The run refuses use in the child, and destroying it there neither stops the parent's
+  // workers nor joins the parent's threads (which would hang).
+  EXPECT_EQ(testing::exit_code_in_forked_child([&] {
+              const bool refused = error_message<InvalidArgument>([&] {
+                                     reader->next();
+                                   }).find("forked from it") != std::string::npos;
+              reader.reset();
+              return refused ? 0 : 1;
+            }),
+            0);
+  EXPECT_TRUE(reader->read_all().equals(input));
 }
 
 TEST_F(PythonRunnerTest, EmptyInputGivesNoResults) {

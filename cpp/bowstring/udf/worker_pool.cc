@@ -259,6 +259,8 @@ struct PoolState {
   std::deque<std::string> fork_server_output;
   bool fork_server_output_eof = false;
 
+  // How many callers of each requester wait in `acquire` for a worker to be released.
+  std::map<const void*, int> waiting;
   // Every worker from its SPAWN until it is closed and its exit reported.
   std::map<int, std::shared_ptr<PoolWorker>> workers;
   // Most recently released last.
@@ -405,7 +407,8 @@ class WorkerPool::Impl {
   explicit Impl(PoolOptions options);
   ~Impl() { shutdown(); }
 
-  std::shared_ptr<Worker> acquire(const CancellationToken& cancel);
+  std::shared_ptr<Worker> acquire(const CancellationToken& cancel, const void* requester);
+  bool others_waiting(const void* requester) const;
   void release(const std::shared_ptr<Worker>& worker, bool discard);
   void shutdown();
 
@@ -738,7 +741,8 @@ void WorkerPool::Impl::forget_if_done_locked(const std::shared_ptr<PoolWorker>& 
   }
 }
 
-std::shared_ptr<Worker> WorkerPool::Impl::acquire(const CancellationToken& cancel) {
+std::shared_ptr<Worker> WorkerPool::Impl::acquire(const CancellationToken& cancel,
+                                                  const void* requester) {
   const std::shared_ptr<PoolState> state = state_;
   const int64_t callback = cancel.on_cancel([state] {
     std::lock_guard lock(state->mutex);
@@ -779,8 +783,18 @@ std::shared_ptr<Worker> WorkerPool::Impl::acquire(const CancellationToken& cance
     if (alive < state_->options.max_workers) {
       return start_worker(lock, cancel);
     }
+    ++state_->waiting[requester];
     state_->changed.wait(lock);
+    if (--state_->waiting[requester] == 0) {
+      state_->waiting.erase(requester);
+    }
   }
+}
+
+bool WorkerPool::Impl::others_waiting(const void* requester) const {
+  std::lock_guard lock(state_->mutex);
+  return std::any_of(state_->waiting.begin(), state_->waiting.end(),
+                     [&](const auto& entry) { return entry.first != requester; });
 }
 
 std::shared_ptr<PoolWorker> WorkerPool::Impl::start_worker(std::unique_lock<std::mutex>& lock,
@@ -1529,17 +1543,50 @@ void WorkerLease::release() {
   worker_.reset();
 }
 
-WorkerPool::WorkerPool(PoolOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {}
+WorkerPool::WorkerPool(PoolOptions options)
+    : owner_pid_(::getpid()), impl_(std::make_unique<Impl>(std::move(options))) {}
 
-WorkerPool::~WorkerPool() { shutdown(); }
-
-WorkerLease WorkerPool::acquire(const CancellationToken& cancel) {
-  return WorkerLease(this, impl_->acquire(cancel));
+WorkerPool::~WorkerPool() {
+  if (!owned_by_this_process()) {
+    // The threads the destructor would join exist only in the parent, which may have held the
+    // pool's mutexes at the fork: the copy is left as it is.
+    static_cast<void>(impl_.release());
+    return;
+  }
+  shutdown();
 }
 
-void WorkerPool::shutdown() { impl_->shutdown(); }
+bool WorkerPool::owned_by_this_process() const { return ::getpid() == owner_pid_; }
 
-PoolStats WorkerPool::stats() const { return impl_->stats(); }
+void WorkerPool::check_owned() const {
+  if (!owned_by_this_process()) {
+    throw InvalidArgument("the Python worker pool was started by process " +
+                          std::to_string(owner_pid_) + " and cannot be used by process " +
+                          std::to_string(::getpid()) +
+                          ", forked from it: a forked process needs a pool of its own");
+  }
+}
+
+WorkerLease WorkerPool::acquire(const CancellationToken& cancel, const void* requester) {
+  check_owned();
+  return WorkerLease(this, impl_->acquire(cancel, requester));
+}
+
+bool WorkerPool::others_waiting(const void* requester) const {
+  check_owned();
+  return impl_->others_waiting(requester);
+}
+
+void WorkerPool::shutdown() {
+  if (owned_by_this_process()) {
+    impl_->shutdown();
+  }
+}
+
+PoolStats WorkerPool::stats() const {
+  check_owned();
+  return impl_->stats();
+}
 
 const PoolOptions& WorkerPool::options() const { return impl_->options(); }
 
@@ -1547,12 +1594,20 @@ const std::string& WorkerPool::socket_path() const { return impl_->socket_path()
 
 const std::string& WorkerPool::secret() const { return impl_->secret(); }
 
-pid_t WorkerPool::fork_server_pid() const { return impl_->fork_server_pid(); }
+pid_t WorkerPool::fork_server_pid() const {
+  check_owned();
+  return impl_->fork_server_pid();
+}
 
-std::vector<pid_t> WorkerPool::worker_pids() const { return impl_->worker_pids(); }
+std::vector<pid_t> WorkerPool::worker_pids() const {
+  check_owned();
+  return impl_->worker_pids();
+}
 
 void WorkerPool::release(const std::shared_ptr<Worker>& worker, bool discard) {
-  impl_->release(worker, discard);
+  if (owned_by_this_process()) {
+    impl_->release(worker, discard);
+  }
 }
 
 }  // namespace bowstring::udf

@@ -115,8 +115,12 @@ class WorkerPool {
 
   /// An idle worker, or a new one when fewer than `max_workers` exist; otherwise waits for one
   /// to be released. Throws `Cancelled` when `cancel` fires while waiting, `WorkerFailure` when
-  /// a new worker cannot be started, `InvalidArgument` after `shutdown`.
-  WorkerLease acquire(const CancellationToken& cancel = {});
+  /// a new worker cannot be started, `InvalidArgument` after `shutdown`. `requester` names the
+  /// caller (a run) for `others_waiting`.
+  WorkerLease acquire(const CancellationToken& cancel = {}, const void* requester = nullptr);
+  /// Whether some caller with another `requester` waits in `acquire` for a worker to be
+  /// released: a holder that could give its worker back sooner should.
+  bool others_waiting(const void* requester) const;
 
   /// Closes every connection, kills workers still running after a grace period of one second,
   /// stops the fork server and reaps it, and removes the socket directory. Leases still out
@@ -133,10 +137,20 @@ class WorkerPool {
   /// Processes of the workers currently alive.
   std::vector<pid_t> worker_pids() const;
 
+  /// Whether this process started the pool. A process forked from it inherits the pool's memory
+  /// but not its threads, and the pool's sockets and processes stay the parent's: there
+  /// `acquire`, `stats`, `fork_server_pid` and `worker_pids` throw `InvalidArgument`, while
+  /// `shutdown`, the destructor and leases ending do nothing, so that nothing of the parent's is
+  /// signalled, killed, unlinked or written to (the pool's memory is left as it is).
+  bool owned_by_this_process() const;
+  /// Throws `InvalidArgument`, naming both processes, unless this process started the pool.
+  void check_owned() const;
+
  private:
   friend class WorkerLease;
   void release(const std::shared_ptr<Worker>& worker, bool discard);
   class Impl;
+  pid_t owner_pid_;
   std::unique_ptr<Impl> impl_;
 };
 

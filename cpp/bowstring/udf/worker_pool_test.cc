@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -12,13 +13,13 @@
 
 #include <atomic>
 #include <cerrno>
-#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -84,6 +85,12 @@ std::vector<pid_t> descendants() {
 }
 
 bool process_exists(pid_t pid) { return ::kill(pid, 0) == 0 || errno != ESRCH; }
+
+// Data or end of file waiting on `fd`.
+bool readable(int fd) {
+  pollfd entry{fd, POLLIN, 0};
+  return ::poll(&entry, 1, 0) > 0;
+}
 
 // Polls `condition` until it holds; false when it did not within 30 s.
 template <typename Condition>
@@ -241,6 +248,42 @@ TEST_F(PoolTest, ShutdownIsIdempotentAndRefusesLaterAcquires) {
   pool.shutdown();
   EXPECT_EQ(error_message<InvalidArgument>([&] { pool.acquire(); }),
             "the Python worker pool is shut down");
+}
+
+TEST_F(PoolTest, AForkedProcessLeavesThePoolToItsParent) {
+  auto pool = std::make_unique<WorkerPool>(options());
+  std::optional<WorkerLease> busy(pool->acquire());
+  { WorkerLease idle = pool->acquire(); }
+  const pid_t fork_server = pool->fork_server_pid();
+  const std::vector<pid_t> workers = pool->worker_pids();
+  ASSERT_EQ(workers.size(), 2U);
+  // Every use is refused in the child, and the lease ending, shutdown and destruction there do
+  // nothing of the parent's (a join of the parent's threads would hang).
+  const auto refused = [](auto use) {
+    return error_message<InvalidArgument>(use).find("forked from it") != std::string::npos;
+  };
+  EXPECT_EQ(bowstring::testing::exit_code_in_forked_child([&] {
+              const bool all_refused =
+                  !pool->owned_by_this_process() && refused([&] { pool->acquire(); }) &&
+                  refused([&] { pool->stats(); }) && refused([&] { pool->worker_pids(); });
+              busy.reset();
+              pool->shutdown();
+              pool.reset();
+              return all_refused ? 0 : 1;
+            }),
+            0);
+  // Nothing of the parent's was closed, killed or removed: the busy worker's connection is open
+  // (one shut down would read as end of file), and the idle worker is handed out again.
+  EXPECT_TRUE(pool->owned_by_this_process());
+  EXPECT_EQ(pool->fork_server_pid(), fork_server);
+  EXPECT_TRUE(std::filesystem::exists(pool->socket_path()));
+  EXPECT_EQ(pool->worker_pids(), workers);
+  EXPECT_FALSE(readable(busy.value()->socket().fd()));
+  busy.reset();
+  const WorkerLease first = pool->acquire();
+  const WorkerLease second = pool->acquire();
+  EXPECT_EQ(pool->stats().workers_started, 2);
+  EXPECT_EQ(pool->stats().workers_failed, 0);
 }
 
 TEST_F(PoolTest, ReleasedWorkersAreReused) {
@@ -424,29 +467,15 @@ TEST_F(PoolTest, AnAbandonedWorkerThatNeverConnectsIsKilledAfterTheStartTimeout)
 
     // Gives the next acquire up (failing the test) should it wait far past the start timeout.
     CancellationToken give_up;
-    std::mutex mutex;
-    std::condition_variable changed;
-    bool returned = false;
-    std::thread guard([&] {
-      std::unique_lock lock(mutex);
-      if (!changed.wait_for(lock, std::chrono::seconds(30), [&] { return returned; })) {
-        give_up.cancel();
-      }
-    });
     std::string message = "acquired a worker that never connected";
     try {
+      const bowstring::testing::CancelAfter guard(give_up, std::chrono::seconds(30));
       pool.acquire(give_up);
     } catch (const WorkerFailure& failure) {
       message = failure.what();
     } catch (const Cancelled&) {
       message = "still waiting for a worker after 30 s";
     }
-    {
-      std::lock_guard lock(mutex);
-      returned = true;
-    }
-    changed.notify_all();
-    guard.join();
     EXPECT_NE(message.find("it did not connect to the pool within 2 s"), std::string::npos)
         << message;
     EXPECT_TRUE(eventually([&] { return !process_exists(abandoned); }));
