@@ -40,7 +40,7 @@ import cloudpickle
 import pyarrow as pa
 
 from bowstring._core import _udf
-from bowstring._core import parse_spark_schema, parse_spark_type
+from bowstring._core import parse_spark_schema, parse_spark_type, thread_pool_size
 from bowstring.errors import ParseException
 
 __all__ = ["RunResult", "WorkerPool", "map_batches", "shutdown"]
@@ -81,7 +81,8 @@ class WorkerPool:
     ----------
     max_workers : int, optional
         Workers alive at once; a call that needs another waits for one to be free. Defaults to
-        the number of CPUs.
+        :func:`bowstring.thread_pool_size`: the CPUs this process may use (its affinity mask
+        and cgroup quota), or ``BOWSTRING_THREADS``.
     python_executable : str, optional
         The interpreter that runs the workers. Defaults to ``sys.executable``; it must be able
         to import pyarrow, pandas and cloudpickle.
@@ -132,7 +133,7 @@ class WorkerPool:
         self._pool = _udf.WorkerPool(
             python_executable=python_executable or sys.executable,
             environment=_worker_environment(environment),
-            max_workers=max_workers if max_workers is not None else (os.cpu_count() or 1),
+            max_workers=max_workers if max_workers is not None else thread_pool_size(),
             reuse_workers=reuse_workers,
             idle_timeout=idle_timeout,
             memory_limit=memory_limit,
@@ -201,12 +202,12 @@ _default_pool_lock = threading.Lock()
 
 
 def _pool_for(workers: Optional[int]) -> WorkerPool:
-    """The process-wide default pool, started on first use with ``max(cpu_count, workers)``
+    """The process-wide default pool, started on first use with ``max(thread_pool_size(), workers)``
     workers, and replaced by a larger one when a call asks for more workers than it has. The
     old one is not closed: runs still using it keep it alive, and it stops after the last."""
     global _default_pool
     with _default_pool_lock:
-        wanted = max(os.cpu_count() or 1, workers or 0)
+        wanted = max(thread_pool_size(), workers or 0)
         if _default_pool is None or _default_pool.closed or _default_pool.max_workers < wanted:
             _default_pool = WorkerPool(max_workers=wanted)
         return _default_pool
@@ -368,8 +369,8 @@ def map_batches(
     batch_size : int, default 10000
         Rows per input batch (``spark.sql.execution.arrow.maxRecordsPerBatch``).
     pool : WorkerPool, optional
-        The pool to run in. Defaults to a process-wide pool started on first use with as many
-        workers as CPUs (or ``workers``, when more); :func:`shutdown` stops it.
+        The pool to run in. Defaults to a process-wide pool started on first use with
+        :func:`bowstring.thread_pool_size` workers (or ``workers``, when more); :func:`shutdown` stops it.
     timeout : float, optional
         Seconds each partition may take; a worker exceeding it is killed and the run fails
         with :class:`bowstring.errors.PythonWorkerError`.
