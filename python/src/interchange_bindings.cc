@@ -20,8 +20,12 @@
 
 #include "bowstring/array/builder.h"
 #include "bowstring/array/concatenate.h"
+#include "bowstring/compute/selection.h"
 #include "bowstring/interchange/c_data.h"
+#include "bowstring/table/schema_hash.h"
 #include "bowstring/table/table.h"
+#include "bowstring/types/type_hash.h"
+#include "python_values.h"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -365,14 +369,15 @@ std::pair<int64_t, int64_t> slice_bounds(int64_t size, int64_t offset,
   return {offset, std::min(count, size - offset)};
 }
 
-int checked_index(int64_t index, int size, const char* what) {
+template <typename Size>
+Size checked_index(int64_t index, Size size, const char* what) {
   const int64_t resolved = index < 0 ? index + size : index;
   if (resolved < 0 || resolved >= size) {
     throw nb::index_error((std::string(what) + " index " + std::to_string(index) +
                            " is out of range for " + std::to_string(size) + " " + what + "s")
                               .c_str());
   }
-  return static_cast<int>(resolved);
+  return static_cast<Size>(resolved);
 }
 
 nb::list column_names(const Schema& schema) {
@@ -381,6 +386,23 @@ nb::list column_names(const Schema& schema) {
     names.append(field->name());
   }
   return names;
+}
+
+// `array[range]`: a zero-copy slice for a step of 1, else the selected values taken into a new
+// array.
+Array slice_array(const Array& array, const nb::slice& range) {
+  const auto [start, stop, step, selected] = range.compute(static_cast<size_t>(array.length()));
+  const auto count = static_cast<int64_t>(selected);
+  if (step == 1) {
+    return array.slice(start, count);
+  }
+  std::vector<int64_t> indices;
+  indices.reserve(selected);
+  for (int64_t i = 0; i < count; ++i) {
+    indices.push_back(start + i * step);
+  }
+  nb::gil_scoped_release unlocked;
+  return compute::take(array, std::span<const int64_t>(indices));
 }
 
 PyRecordBatchReader& live(PyRecordBatchReader& self) {
@@ -435,6 +457,36 @@ nb::class_<Tabular> bind_tabular(nb::module_& module, const char* name, Tabular 
           "column", [](const Tabular& self, const std::string& name) { return self.column(name); },
           "name"_a, docs.column_by_name)
       .def("__len__", &Tabular::num_rows)
+      .def(
+          "to_pydict",
+          [](const Tabular& self) {
+            nb::dict columns;
+            for (int i = 0; i < self.num_columns(); ++i) {
+              columns[nb::str(self.schema()->field(i)->name().c_str())] = to_pylist(self.column(i));
+            }
+            return columns;
+          },
+          "The columns as a dict of column name to a list of Python values.")
+      .def(
+          "to_pylist",
+          [](const Tabular& self) {
+            std::vector<nb::list> columns;
+            std::vector<nb::str> names;
+            for (int i = 0; i < self.num_columns(); ++i) {
+              columns.push_back(to_pylist(self.column(i)));
+              names.emplace_back(self.schema()->field(i)->name().c_str());
+            }
+            nb::list rows;
+            for (int64_t row = 0; row < self.num_rows(); ++row) {
+              nb::dict values;
+              for (size_t i = 0; i < columns.size(); ++i) {
+                values[names[i]] = nb::borrow(PyList_GET_ITEM(columns[i].ptr(), row));
+              }
+              rows.append(values);
+            }
+            return rows;
+          },
+          "The rows as a list of dicts of column name to Python value.")
       .def(
           "slice",
           [](const Tabular& self, int64_t offset, std::optional<int64_t> length) {
@@ -541,6 +593,9 @@ void bind_interchange(nb::module_& module) {
             return self.type->equals(*other.type);
           },
           nb::is_operator())
+      .def(
+          "__hash__", [](const PyDataType& self) { return hash_type(*self.type); },
+          "A hash of what ``==`` compares: equal types hash equal.")
       .def("__str__", [](const PyDataType& self) { return self.type->to_string(); })
       .def("__repr__",
            [](const PyDataType& self) {
@@ -583,6 +638,9 @@ void bind_interchange(nb::module_& module) {
             return self.field->equals(*other.field);
           },
           nb::is_operator())
+      .def(
+          "__hash__", [](const PyField& self) { return hash_field(*self.field); },
+          "A hash of the name, type and nullability, as ``==`` compares them.")
       .def("__repr__",
            [](const PyField& self) { return "bowstring.Field(" + self.field->to_string() + ")"; })
       .def(
@@ -637,6 +695,9 @@ void bind_interchange(nb::module_& module) {
             return self.schema->equals(*other.schema);
           },
           nb::is_operator())
+      .def(
+          "__hash__", [](const PySchema& self) { return hash_schema(*self.schema); },
+          "A hash of the fields, as ``==`` compares them (metadata aside).")
       .def("__repr__",
            [](const PySchema& self) { return "bowstring.Schema\n" + self.schema->to_string(); })
       .def(
@@ -646,7 +707,18 @@ void bind_interchange(nb::module_& module) {
   nb::class_<Array>(module, "Array",
                     "An immutable Arrow array. Construct one from any object exposing "
                     "``__arrow_c_array__`` (zero-copy) or ``__arrow_c_stream__`` (a chunked "
-                    "array: its chunks are concatenated when there are several).")
+                    "array: its chunks are concatenated when there are several).\n\n"
+                    "Indexing and iteration give Python values, as pyarrow's ``as_py()`` does; "
+                    "a slice is a zero-copy Array.\n\n"
+                    ">>> import pyarrow as pa\n"
+                    ">>> import bowstring\n"
+                    ">>> array = bowstring.Array(pa.array([1, None, 3]))\n"
+                    ">>> array.to_pylist()\n"
+                    "[1, None, 3]\n"
+                    ">>> array[-1], len(array)\n"
+                    "(3, 3)\n"
+                    ">>> array[1:].to_pylist()\n"
+                    "[None, 3]\n")
       .def(
           "__init__", [](Array* self, nb::handle object) { new (self) Array(array_from(object)); },
           "source"_a)
@@ -656,6 +728,28 @@ void bind_interchange(nb::module_& module) {
           "offset", [](const Array& self) { return self.offset(); },
           "The array's offset into its buffers.")
       .def("__len__", [](const Array& self) { return self.length(); })
+      .def(
+          "to_pylist", [](const Array& self) { return to_pylist(self); },
+          "The values as Python objects, as pyarrow's ``to_pylist()`` gives them: None for "
+          "nulls, Decimal, datetime.date, datetime (zoned when the type has a time zone), "
+          "timedelta, dicts for structs, (key, item) tuples for maps, a dictionary's values...")
+      .def(
+          "__getitem__",
+          [](const Array& self, int64_t index) {
+            return to_py(self, checked_index(index, self.length(), "value"));
+          },
+          "index"_a,
+          "Value ``index`` as a Python object (negative indices count from the end); raises "
+          "IndexError outside the array.")
+      .def(
+          "__getitem__",
+          [](const Array& self, const nb::slice& range) { return slice_array(self, range); },
+          "range"_a,
+          "The values selected by a slice: a zero-copy Array for a step of 1, a copy of the "
+          "selected values for any other step.")
+      .def(
+          "__iter__", [](const Array& self) { return nb::iter(to_pylist(self)); },
+          "Iterates over the values as Python objects (see ``to_pylist``).")
       .def(
           "slice",
           [](const Array& self, int64_t offset, std::optional<int64_t> length) {
@@ -743,6 +837,24 @@ void bind_interchange(nb::module_& module) {
           },
           "i"_a)
       .def("__len__", &ChunkedArray::length)
+      .def(
+          "to_pylist", [](const ChunkedArray& self) { return to_pylist(self); },
+          "The values of every chunk as Python objects, as ``Array.to_pylist`` gives them.")
+      .def(
+          "__getitem__",
+          [](const ChunkedArray& self, int64_t index) {
+            const ChunkedArray value = self.slice(checked_index(index, self.length(), "value"), 1);
+            for (const Array& chunk : value.chunks()) {
+              if (chunk.length() == 1) {
+                return to_py(chunk, 0);
+              }
+            }
+            throw nb::index_error("no chunk holds the value");
+          },
+          "index"_a, "Value ``index`` as a Python object (negative indices count from the end).")
+      .def(
+          "__iter__", [](const ChunkedArray& self) { return nb::iter(to_pylist(self)); },
+          "Iterates over the values as Python objects.")
       .def(
           "equals",
           [](const ChunkedArray& self, const ChunkedArray& other) {
@@ -889,6 +1001,12 @@ void bind_interchange(nb::module_& module) {
                        "reader is closed afterwards. ") +
            kRequestedSchemaDoc)
               .c_str());
+
+  // The data classes compare by their values, which a hash would have to read in full: like
+  // pyarrow's, they are unhashable rather than hashed by identity against their `==`.
+  for (const char* name : {"Array", "ChunkedArray", "RecordBatch", "Table"}) {
+    nb::setattr(module.attr(name), "__hash__", nb::none());
+  }
 }
 
 }  // namespace bowstring::python
