@@ -47,7 +47,7 @@ _SUBMODULES = frozenset({"compute", "errors", "ipc", "udf"})
 __all__ = sorted(_CORE_NAMES | _SUBMODULES)
 
 
-def __getattr__(name: str) -> _typing.Any:
+def __getattr__(name: str) -> object:
     if name in _CORE_NAMES:
         core = _importlib.import_module("bowstring._core")
         value = getattr(core, name)
