@@ -24,7 +24,8 @@ CXX_SOURCES = $(shell git ls-files 'cpp/*.h' 'cpp/*.cc' 'bench/*.cc' 'examples/*
 # Fuzz targets are formatted with the rest but only compiled in the fuzzing build.
 FUZZ_SOURCES = $(shell git ls-files 'fuzz/*.h' 'fuzz/*.cc')
 
-.PHONY: all setup apt venv build test test-cpp test-python demo bench format format-check tidy sanitize fuzz clean
+.PHONY: all setup apt venv build test test-cpp test-python demo bench format format-check tidy sanitize fuzz clean \
+	stubs
 
 all: build
 
@@ -60,6 +61,11 @@ test-python: build
 	PYTHONPATH=$(ROOT)/python $(PY) -m pytest -q python/tests
 
 test: test-cpp test-python
+
+# The type stub of the extension, python/bowstring/_core.pyi, regenerated from the built module
+# by nanobind's stubgen; python/tests/test_stubs.py fails when the checked-in one is stale.
+stubs: build
+	$(PY) tools/generate_stubs.py
 
 demo: build
 	$(BUILD)/examples/bowstring_demo

@@ -345,8 +345,8 @@ nb::capsule table_stream_capsule(const Table& table) {
 
 // --- helpers for the classes --------------------------------------------------------------
 
-nb::dict metadata_dict(const Metadata& metadata) {
-  nb::dict out;
+nb::typed<nb::dict, nb::bytes, nb::bytes> metadata_dict(const Metadata& metadata) {
+  nb::typed<nb::dict, nb::bytes, nb::bytes> out;
   for (const auto& [key, value] : metadata) {
     out[nb::bytes(key.data(), key.size())] = nb::bytes(value.data(), value.size());
   }
@@ -380,12 +380,16 @@ Size checked_index(int64_t index, Size size, const char* what) {
   return static_cast<Size>(resolved);
 }
 
-nb::list column_names(const Schema& schema) {
-  nb::list names;
+nb::typed<nb::list, nb::str> column_names(const Schema& schema) {
+  nb::typed<nb::list, nb::str> names;
   for (const FieldPtr& field : schema.fields()) {
     names.append(field->name());
   }
   return names;
+}
+
+nb::typed<nb::iterator, nb::any> iterate(const PyValues& values) {
+  return nb::borrow<nb::typed<nb::iterator, nb::any>>(nb::iter(values));
 }
 
 // `array[range]`: a zero-copy slice for a step of 1, else the selected values taken into a new
@@ -416,6 +420,23 @@ PyRecordBatchReader& live(PyRecordBatchReader& self) {
 
 }  // namespace
 
+// Signatures of the stub (python/bowstring/_core.pyi) naming the protocols that arguments are
+// read through, where the bindings take any object.
+constexpr const char* kArrayExportSignature =
+    "def __arrow_c_array__(self, requested_schema: typing_extensions.CapsuleType | None = None) "
+    "-> tuple[typing_extensions.CapsuleType, typing_extensions.CapsuleType]";
+constexpr const char* kStreamExportSignature =
+    "def __arrow_c_stream__(self, requested_schema: typing_extensions.CapsuleType | None = None) "
+    "-> typing_extensions.CapsuleType";
+constexpr const char* kSchemaSourceSignature =
+    "def __init__(self, source: bowstring._protocols.ArrowSchemaExportable | "
+    "typing_extensions.CapsuleType) -> None";
+constexpr const char* kArraySourceSignature =
+    "def __init__(self, source: bowstring._protocols.ArrowArrayLike) -> None";
+constexpr const char* kStreamSourceSignature =
+    "def __init__(self, source: bowstring._protocols.ArrowStreamExportable | "
+    "typing_extensions.CapsuleType) -> None";
+
 const char* const kRequestedSchemaDoc =
     "``requested_schema`` (a PyCapsule holding an ArrowSchema, or None) is honoured when it "
     "describes the data as it is (metadata may differ); bowstring does not convert data on "
@@ -441,7 +462,7 @@ nb::class_<Tabular> bind_tabular(nb::module_& module, const char* name, Tabular 
       .def(
           "__init__",
           [from](Tabular* self, nb::handle object) { new (self) Tabular(from(object)); },
-          "source"_a)
+          nb::sig(kArraySourceSignature), "source"_a)
       .def_prop_ro("num_rows", &Tabular::num_rows)
       .def_prop_ro("num_columns", &Tabular::num_columns)
       .def_prop_ro("column_names", [](const Tabular& self) { return column_names(*self.schema()); })
@@ -460,7 +481,7 @@ nb::class_<Tabular> bind_tabular(nb::module_& module, const char* name, Tabular 
       .def(
           "to_pydict",
           [](const Tabular& self) {
-            nb::dict columns;
+            nb::typed<nb::dict, nb::str, PyValues> columns;
             for (int i = 0; i < self.num_columns(); ++i) {
               columns[nb::str(self.schema()->field(i)->name().c_str())] = to_pylist(self.column(i));
             }
@@ -476,9 +497,9 @@ nb::class_<Tabular> bind_tabular(nb::module_& module, const char* name, Tabular 
               columns.push_back(to_pylist(self.column(i)));
               names.emplace_back(self.schema()->field(i)->name().c_str());
             }
-            nb::list rows;
+            nb::typed<nb::list, nb::typed<nb::dict, nb::str, nb::any>> rows;
             for (int64_t row = 0; row < self.num_rows(); ++row) {
-              nb::dict values;
+              nb::typed<nb::dict, nb::str, nb::any> values;
               for (size_t i = 0; i < columns.size(); ++i) {
                 values[names[i]] = nb::borrow(PyList_GET_ITEM(columns[i].ptr(), row));
               }
@@ -577,7 +598,7 @@ void bind_interchange(nb::module_& module) {
             new (self) PyDataType{
                 import_type(capsule_struct<ArrowSchema>(capsule, kSchemaCapsule, "the capsule"))};
           },
-          "source"_a)
+          nb::sig(kSchemaSourceSignature), "source"_a)
       .def_prop_ro(
           "id", [](const PyDataType& self) { return std::string(type_id_name(self.type->id())); },
           "The type's kind as Arrow names it ('int32', 'large_utf8', 'dense_union'...).")
@@ -619,7 +640,7 @@ void bind_interchange(nb::module_& module) {
             new (self) PyField{
                 import_field(capsule_struct<ArrowSchema>(capsule, kSchemaCapsule, "the capsule"))};
           },
-          "source"_a)
+          nb::sig(kSchemaSourceSignature), "source"_a)
       .def_prop_ro("name", [](const PyField& self) { return self.field->name(); })
       .def_prop_ro("type", [](const PyField& self) { return PyDataType{self.field->type()}; })
       .def_prop_ro("nullable", [](const PyField& self) { return self.field->nullable(); })
@@ -662,7 +683,7 @@ void bind_interchange(nb::module_& module) {
             new (self) PySchema{
                 import_schema(capsule_struct<ArrowSchema>(capsule, kSchemaCapsule, "the capsule"))};
           },
-          "source"_a)
+          nb::sig(kSchemaSourceSignature), "source"_a)
       .def_prop_ro(
           "names", [](const PySchema& self) { return column_names(*self.schema); },
           "The field names, in order.")
@@ -721,7 +742,7 @@ void bind_interchange(nb::module_& module) {
                     "[None, 3]\n")
       .def(
           "__init__", [](Array* self, nb::handle object) { new (self) Array(array_from(object)); },
-          "source"_a)
+          nb::sig(kArraySourceSignature), "source"_a)
       .def_prop_ro("type", [](const Array& self) { return PyDataType{self.type()}; })
       .def_prop_ro("null_count", [](const Array& self) { return self.null_count(); })
       .def_prop_ro(
@@ -748,7 +769,7 @@ void bind_interchange(nb::module_& module) {
           "The values selected by a slice: a zero-copy Array for a step of 1, a copy of the "
           "selected values for any other step.")
       .def(
-          "__iter__", [](const Array& self) { return nb::iter(to_pylist(self)); },
+          "__iter__", [](const Array& self) { return iterate(to_pylist(self)); },
           "Iterates over the values as Python objects (see ``to_pylist``).")
       .def(
           "slice",
@@ -761,7 +782,7 @@ void bind_interchange(nb::module_& module) {
       .def(
           "buffer_addresses",
           [](const Array& self) {
-            nb::list addresses;
+            nb::typed<nb::list, std::optional<uintptr_t>> addresses;
             for (const std::shared_ptr<Buffer>& buffer : self.data()->buffers) {
               if (buffer == nullptr) {
                 addresses.append(nb::none());
@@ -811,7 +832,7 @@ void bind_interchange(nb::module_& module) {
             check_requested_type(requested_schema, self.type());
             return array_capsules_of(self);
           },
-          "requested_schema"_a = nb::none(),
+          nb::sig(kArrayExportSignature), "requested_schema"_a = nb::none(),
           (std::string("Exports the array as a pair of PyCapsules (ArrowSchema, ArrowArray), "
                        "zero-copy. ") +
            kRequestedSchemaDoc)
@@ -825,7 +846,7 @@ void bind_interchange(nb::module_& module) {
           [](ChunkedArray* self, nb::handle object) {
             new (self) ChunkedArray(chunked_array_from(object));
           },
-          "source"_a)
+          nb::sig(kArraySourceSignature), "source"_a)
       .def_prop_ro("type", [](const ChunkedArray& self) { return PyDataType{self.type()}; })
       .def_prop_ro("null_count", &ChunkedArray::null_count)
       .def_prop_ro("num_chunks", &ChunkedArray::num_chunks)
@@ -853,7 +874,7 @@ void bind_interchange(nb::module_& module) {
           },
           "index"_a, "Value ``index`` as a Python object (negative indices count from the end).")
       .def(
-          "__iter__", [](const ChunkedArray& self) { return nb::iter(to_pylist(self)); },
+          "__iter__", [](const ChunkedArray& self) { return iterate(to_pylist(self)); },
           "Iterates over the values as Python objects.")
       .def(
           "equals",
@@ -880,7 +901,7 @@ void bind_interchange(nb::module_& module) {
             return make_capsule<ArrowArrayStream>(
                 kStreamCapsule, [&](ArrowArrayStream* out) { export_chunked_array(self, out); });
           },
-          "requested_schema"_a = nb::none(),
+          nb::sig(kStreamExportSignature), "requested_schema"_a = nb::none(),
           (std::string("Exports the chunks as a PyCapsule holding an ArrowArrayStream. ") +
            kRequestedSchemaDoc)
               .c_str());
@@ -897,7 +918,7 @@ void bind_interchange(nb::module_& module) {
             check_requested_schema(requested_schema, self.schema());
             return batch_capsules_of(self);
           },
-          "requested_schema"_a = nb::none(),
+          nb::sig(kArrayExportSignature), "requested_schema"_a = nb::none(),
           (std::string("Exports the batch as a pair of PyCapsules (ArrowSchema, ArrowArray of a "
                        "struct), zero-copy. ") +
            kRequestedSchemaDoc)
@@ -908,7 +929,7 @@ void bind_interchange(nb::module_& module) {
             check_requested_schema(requested_schema, self.schema());
             return table_stream_capsule(Table::from_batches(self.schema(), {self}));
           },
-          "requested_schema"_a = nb::none(),
+          nb::sig(kStreamExportSignature), "requested_schema"_a = nb::none(),
           "Exports the batch as a one-batch PyCapsule stream (ArrowArrayStream).");
 
   bind_tabular<Table>(
@@ -945,7 +966,7 @@ void bind_interchange(nb::module_& module) {
             check_requested_schema(requested_schema, self.schema());
             return table_stream_capsule(self);
           },
-          "requested_schema"_a = nb::none(),
+          nb::sig(kStreamExportSignature), "requested_schema"_a = nb::none(),
           (std::string("Exports the table's batches as a PyCapsule holding an ArrowArrayStream, "
                        "zero-copy. ") +
            kRequestedSchemaDoc)
@@ -963,7 +984,7 @@ void bind_interchange(nb::module_& module) {
           [](PyRecordBatchReader* self, nb::handle object) {
             new (self) PyRecordBatchReader(reader_from(object, "RecordBatchReader"));
           },
-          "source"_a)
+          nb::sig(kStreamSourceSignature), "source"_a)
       .def_prop_ro("schema",
                    [](PyRecordBatchReader& self) { return PySchema{live(self).reader->schema()}; })
       .def_prop_ro(
@@ -978,7 +999,9 @@ void bind_interchange(nb::module_& module) {
             return read_all(*reader);
           },
           "Every remaining batch, as a Table.")
-      .def("__iter__", [](nb::object self) { return self; })
+      .def(
+          "__iter__", [](nb::object self) { return self; },
+          nb::sig("def __iter__(self) -> RecordBatchReader"))
       .def("__next__", &next_batch)
       .def("__repr__",
            [](const PyRecordBatchReader& self) {
@@ -996,7 +1019,7 @@ void bind_interchange(nb::module_& module) {
             self.reader.reset();
             return capsule;
           },
-          "requested_schema"_a = nb::none(),
+          nb::sig(kStreamExportSignature), "requested_schema"_a = nb::none(),
           (std::string("Hands the reader over as a PyCapsule holding an ArrowArrayStream; this "
                        "reader is closed afterwards. ") +
            kRequestedSchemaDoc)

@@ -452,11 +452,11 @@ class Converter {
 
 }  // namespace
 
-nb::list to_pylist(const Array& array) { return Converter().convert(array); }
+PyValues to_pylist(const Array& array) { return nb::borrow<PyValues>(Converter().convert(array)); }
 
-nb::list to_pylist(const ChunkedArray& array) {
+PyValues to_pylist(const ChunkedArray& array) {
   Converter converter;
-  nb::list out;
+  PyValues out;
   for (const Array& chunk : array.chunks()) {
     nb::list values = converter.convert(chunk);
     if (PyList_SetSlice(out.ptr(), PY_SSIZE_T_MAX, PY_SSIZE_T_MAX, values.ptr()) != 0) {
@@ -466,8 +466,8 @@ nb::list to_pylist(const ChunkedArray& array) {
   return out;
 }
 
-nb::object to_py(const Array& array, int64_t i) {
-  return item_of(Converter().convert(array.slice(i, 1)), 0);
+nb::any to_py(const Array& array, int64_t i) {
+  return nb::borrow<nb::any>(item_of(Converter().convert(array.slice(i, 1)), 0));
 }
 
 }  // namespace bowstring::python
