@@ -25,7 +25,7 @@ CXX_SOURCES = $(shell git ls-files 'cpp/*.h' 'cpp/*.cc' 'bench/*.cc' 'examples/*
 FUZZ_SOURCES = $(shell git ls-files 'fuzz/*.h' 'fuzz/*.cc')
 
 .PHONY: all setup apt venv build test test-cpp test-python demo bench format format-check tidy sanitize fuzz clean \
-	stubs
+	stubs install-check
 
 all: build
 
@@ -66,6 +66,11 @@ test: test-cpp test-python
 # by nanobind's stubgen; python/tests/test_stubs.py fails when the checked-in one is stale.
 stubs: build
 	$(PY) tools/generate_stubs.py
+
+# `pip install .` into a fresh virtualenv (its CMake build in build-wheel/, through ccache), then
+# the installed package is imported and used from outside the source tree.
+install-check: setup
+	tools/install_check.sh
 
 demo: build
 	$(BUILD)/examples/bowstring_demo
@@ -138,4 +143,4 @@ fuzz: setup
 	if [ -n "$$failed" ]; then echo "fuzzers failed:$$failed"; exit 1; fi
 
 clean:
-	rm -rf $(BUILD) $(SANITIZE_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(SANITIZE_BUILD) $(FUZZ_BUILD) $(ROOT)/build-wheel
