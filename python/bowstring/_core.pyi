@@ -221,10 +221,20 @@ class ChunkedArray:
         The values of every chunk as Python objects, as ``Array.to_pylist`` gives them.
         """
 
+    @overload
     def __getitem__(self, index: int) -> Any:
         """
         Value ``index`` as a Python object (negative indices count from the end).
         """
+
+    @overload
+    def __getitem__(self, range: slice) -> ChunkedArray:
+        """
+        The values selected by a slice: zero-copy for a step of 1, a copy of the selected values in one chunk for any other step.
+        """
+
+    def slice(self, offset: int = 0, length: int | None = None) -> ChunkedArray:
+        """A zero-copy slice of ``length`` values (to the end by default)."""
 
     def __iter__(self) -> Iterator[Any]:
         """Iterates over the values as Python objects."""
@@ -273,6 +283,18 @@ class RecordBatch:
         """The column named exactly ``name``."""
 
     def __len__(self) -> int: ...
+
+    @overload
+    def __getitem__(self, i: int) -> Array:
+        """Column ``i`` (negative indices count from the end)."""
+
+    @overload
+    def __getitem__(self, name: str) -> Array:
+        """The column named exactly ``name``."""
+
+    @overload
+    def __getitem__(self, range: slice) -> RecordBatch:
+        """The rows of a slice (of step 1), zero-copy."""
 
     def to_pydict(self) -> dict[str, list[Any]]:
         """The columns as a dict of column name to a list of Python values."""
@@ -333,6 +355,18 @@ class Table:
         """The column named exactly ``name``, as a ChunkedArray."""
 
     def __len__(self) -> int: ...
+
+    @overload
+    def __getitem__(self, i: int) -> ChunkedArray:
+        """Column ``i`` as a ChunkedArray (negative indices count from the end)."""
+
+    @overload
+    def __getitem__(self, name: str) -> ChunkedArray:
+        """The column named exactly ``name``, as a ChunkedArray."""
+
+    @overload
+    def __getitem__(self, range: slice) -> Table:
+        """The rows of a slice (of step 1), zero-copy."""
 
     def to_pydict(self) -> dict[str, list[Any]]:
         """The columns as a dict of column name to a list of Python values."""

@@ -14,7 +14,9 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -392,21 +394,51 @@ nb::typed<nb::iterator, nb::any> iterate(const PyValues& values) {
   return nb::borrow<nb::typed<nb::iterator, nb::any>>(nb::iter(values));
 }
 
-// `array[range]`: a zero-copy slice for a step of 1, else the selected values taken into a new
-// array.
-Array slice_array(const Array& array, const nb::slice& range) {
-  const auto [start, stop, step, selected] = range.compute(static_cast<size_t>(array.length()));
-  const auto count = static_cast<int64_t>(selected);
-  if (step == 1) {
-    return array.slice(start, count);
+// The positions a Python slice selects among `length` items.
+struct SlicePositions {
+  int64_t start;
+  int64_t step;
+  int64_t count;
+};
+
+SlicePositions slice_positions(const nb::slice& range, int64_t length) {
+  const auto [start, stop, step, count] = range.compute(static_cast<size_t>(length));
+  return {static_cast<int64_t>(start), static_cast<int64_t>(step), static_cast<int64_t>(count)};
+}
+
+// `data[range]` for an Array or a ChunkedArray: a zero-copy slice for a step of 1, else the
+// selected values taken into new memory.
+template <typename Data>
+Data slice_values(const Data& data, const nb::slice& range) {
+  const SlicePositions positions = slice_positions(range, data.length());
+  if (positions.step == 1 || positions.count == 0) {
+    return data.slice(positions.count == 0 ? 0 : positions.start, positions.count);
   }
   std::vector<int64_t> indices;
-  indices.reserve(selected);
-  for (int64_t i = 0; i < count; ++i) {
-    indices.push_back(start + i * step);
+  indices.reserve(static_cast<size_t>(positions.count));
+  for (int64_t i = 0; i < positions.count; ++i) {
+    indices.push_back(positions.start + i * positions.step);
   }
   nb::gil_scoped_release unlocked;
-  return compute::take(array, std::span<const int64_t>(indices));
+  if constexpr (std::is_same_v<Data, ChunkedArray>) {
+    // Not empty, so combined into exactly one chunk.
+    const ChunkedArray combined = data.combine_chunks();
+    return ChunkedArray(compute::take(combined.chunk(0), std::span<const int64_t>(indices)));
+  } else {
+    return compute::take(data, std::span<const int64_t>(indices));
+  }
+}
+
+// `table[range]`: the rows of a step-1 slice, zero-copy.
+template <typename Tabular>
+Tabular slice_rows(const Tabular& table, const nb::slice& range) {
+  const SlicePositions positions = slice_positions(range, table.num_rows());
+  if (positions.count > 1 && positions.step != 1) {
+    throw nb::value_error(("slicing rows takes a step of 1, got " + std::to_string(positions.step) +
+                           " (bowstring.compute.take selects any rows)")
+                              .c_str());
+  }
+  return table.slice(positions.count == 0 ? 0 : positions.start, positions.count);
 }
 
 PyRecordBatchReader& live(PyRecordBatchReader& self) {
@@ -478,6 +510,20 @@ nb::class_<Tabular> bind_tabular(nb::module_& module, const char* name, Tabular 
           "column", [](const Tabular& self, const std::string& name) { return self.column(name); },
           "name"_a, docs.column_by_name)
       .def("__len__", &Tabular::num_rows)
+      .def(
+          "__getitem__",
+          [](const Tabular& self, int64_t i) {
+            return self.column(checked_index(i, self.num_columns(), "column"));
+          },
+          "i"_a, docs.column_by_index)
+      .def(
+          "__getitem__",
+          [](const Tabular& self, const std::string& name) { return self.column(name); }, "name"_a,
+          docs.column_by_name)
+      .def(
+          "__getitem__",
+          [](const Tabular& self, const nb::slice& range) { return slice_rows(self, range); },
+          "range"_a, "The rows of a slice (of step 1), zero-copy.")
       .def(
           "to_pydict",
           [](const Tabular& self) {
@@ -764,7 +810,7 @@ void bind_interchange(nb::module_& module) {
           "IndexError outside the array.")
       .def(
           "__getitem__",
-          [](const Array& self, const nb::slice& range) { return slice_array(self, range); },
+          [](const Array& self, const nb::slice& range) { return slice_values(self, range); },
           "range"_a,
           "The values selected by a slice: a zero-copy Array for a step of 1, a copy of the "
           "selected values for any other step.")
@@ -873,6 +919,22 @@ void bind_interchange(nb::module_& module) {
             throw nb::index_error("no chunk holds the value");
           },
           "index"_a, "Value ``index`` as a Python object (negative indices count from the end).")
+      .def(
+          "__getitem__",
+          [](const ChunkedArray& self, const nb::slice& range) {
+            return slice_values(self, range);
+          },
+          "range"_a,
+          "The values selected by a slice: zero-copy for a step of 1, a copy of the selected "
+          "values in one chunk for any other step.")
+      .def(
+          "slice",
+          [](const ChunkedArray& self, int64_t offset, std::optional<int64_t> length) {
+            const auto [start, count] = slice_bounds(self.length(), offset, length);
+            return self.slice(start, count);
+          },
+          "offset"_a = 0, "length"_a = nb::none(),
+          "A zero-copy slice of ``length`` values (to the end by default).")
       .def(
           "__iter__", [](const ChunkedArray& self) { return iterate(to_pylist(self)); },
           "Iterates over the values as Python objects.")

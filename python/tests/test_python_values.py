@@ -132,3 +132,29 @@ def test_tables_and_batches_give_rows_and_columns(make: Callable[..., Any]) -> N
     assert ours.to_pylist() == data.to_pylist()
     assert ours.to_pydict() == data.to_pydict()
     assert len(ours) == ours.num_rows == 3
+
+
+def test_chunked_arrays_slice_across_chunks() -> None:
+    data = pa.chunked_array([[0, 1, 2], [], [3, 4], [5, 6, 7, 8, 9]])
+    chunked = bowstring.ChunkedArray(data)
+    window = chunked[2:7]
+    assert isinstance(window, bowstring.ChunkedArray)
+    assert window.to_pylist() == [2, 3, 4, 5, 6]
+    assert chunked.slice(8).to_pylist() == [8, 9]
+    assert chunked.slice(1, 2).to_pylist() == [1, 2]
+    for key in (slice(None, None, 3), slice(None, None, -2), slice(9, 0, -4), slice(5, 5, 2)):
+        assert chunked[key].to_pylist() == data.to_pylist()[key]
+
+
+@pytest.mark.parametrize("make", [pa.table, pa.record_batch], ids=["Table", "RecordBatch"])
+def test_tables_and_batches_index_columns_and_slice_rows(make: Callable[..., Any]) -> None:
+    data = make({"id": [1, 2, 3, 4], "name": ["a", None, "c", "d"]})
+    ours = bowstring.Table(data) if make is pa.table else bowstring.RecordBatch(data)
+    assert ours["name"].to_pylist() == ["a", None, "c", "d"]
+    assert ours[0].to_pylist() == [1, 2, 3, 4] and ours[-1].to_pylist() == ours["name"].to_pylist()
+    with pytest.raises(IndexError, match="column index 2 is out of range for 2 columns"):
+        ours[2]
+    assert ours[1:3].to_pydict() == {"id": [2, 3], "name": [None, "c"]}
+    assert ours[3:1].num_rows == 0
+    with pytest.raises(ValueError, match="slicing rows takes a step of 1, got 2"):
+        ours[::2]
