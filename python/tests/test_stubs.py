@@ -1,15 +1,18 @@
-"""The checked-in type stub of the extension is what stubgen makes of the built module, and the
-package is marked as typed."""
+"""The checked-in type stub of the extension is what stubgen makes of the built module, the
+package is marked as typed, and its public functions are annotated."""
 
 from __future__ import annotations
 
 import difflib
 import importlib.util
+import inspect
 import subprocess
 from pathlib import Path
 from types import ModuleType
+from typing import Callable, List
 
 import bowstring
+from bowstring import compute, errors, ipc
 
 PACKAGE_DIRECTORY = Path(bowstring.__file__).resolve().parent
 ROOT = PACKAGE_DIRECTORY.parent.parent
@@ -52,3 +55,30 @@ def test_stub_declares_the_public_classes_with_precise_signatures() -> None:
 
 def test_package_is_marked_as_typed() -> None:
     assert (PACKAGE_DIRECTORY / "py.typed").is_file()
+
+
+def public_functions() -> List[Callable[..., object]]:
+    functions: List[Callable[..., object]] = [bowstring.__getattr__, bowstring.__dir__]
+    for module in (compute, ipc):
+        functions += [getattr(module, name) for name in module.__all__]
+    for name in errors.__all__:
+        functions += [
+            member
+            for member_name, member in vars(getattr(errors, name)).items()
+            if inspect.isfunction(member)
+            and (member_name == "__init__" or not member_name.startswith("_"))
+        ]
+    return functions
+
+
+def test_public_functions_are_annotated_without_any() -> None:
+    for function in public_functions():
+        signature = inspect.signature(function)
+        where = f"{function.__module__}.{function.__qualname__}"
+        assert signature.return_annotation is not inspect.Signature.empty, where
+        for parameter in signature.parameters.values():
+            if parameter.name == "self":
+                continue
+            assert parameter.annotation is not inspect.Parameter.empty, (where, parameter.name)
+            assert "Any" not in str(parameter.annotation), (where, parameter.name)
+        assert "Any" not in str(signature.return_annotation), where
