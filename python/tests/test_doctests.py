@@ -17,7 +17,9 @@ import bowstring
 PACKAGE_DIRECTORY = Path(bowstring.__file__).resolve().parent
 
 # Modules not imported here, each for a reason; their source is checked to hold no examples
-# instead, so an example added to one fails this test rather than being skipped.
+# instead, so an example added to one fails this test rather than being skipped. The other
+# worker modules (fork_server, worker, protocol, conversion) only define names when imported:
+# the fork server installs its signal handlers and the worker opens its sockets when run.
 NOT_IMPORTED = {
     # The `python -m bowstring.worker` entry point: run as a program, never imported as a module.
     "bowstring.worker.__main__": "entry point of python -m bowstring.worker",
