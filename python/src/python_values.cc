@@ -48,7 +48,11 @@ int64_t units_per_second(TimeUnit unit) {
 /// A list of `length` items, item `i` being `value(i)` or None where `is_null(i)`.
 template <typename IsNull, typename Value>
 nb::list build_list(int64_t length, IsNull is_null, Value value) {
-  nb::list out = nb::steal<nb::list>(PyList_New(static_cast<Py_ssize_t>(length)));
+  PyObject* created = PyList_New(static_cast<Py_ssize_t>(length));
+  if (created == nullptr) {
+    throw nb::python_error();
+  }
+  nb::list out = nb::steal<nb::list>(created);
   for (int64_t i = 0; i < length; ++i) {
     nb::object item = nb::none();
     if (!is_null(i)) {
@@ -95,7 +99,7 @@ nb::object slice_of(const nb::list& values, int64_t begin, int64_t end) {
       PyList_GetSlice(values.ptr(), static_cast<Py_ssize_t>(begin), static_cast<Py_ssize_t>(end)));
 }
 
-// Converts arrays of any type, holding the Python classes it builds values of.
+// Converts arrays of any type to lists of Python values.
 class Converter {
  public:
   Converter() {
@@ -287,7 +291,9 @@ class Converter {
   // A zone name as pyarrow reads it: "+05:30" is a fixed offset, anything else an IANA name.
   nb::object time_zone(const std::string& name) {
     nb::object datetime = module("datetime");
-    if (name.size() == 6 && (name[0] == '+' || name[0] == '-') && name[3] == ':') {
+    const auto digit = [&](size_t i) { return name[i] >= '0' && name[i] <= '9'; };
+    if (name.size() == 6 && (name[0] == '+' || name[0] == '-') && digit(1) && digit(2) &&
+        name[3] == ':' && digit(4) && digit(5)) {
       const int hours = std::stoi(name.substr(1, 2));
       const int minutes = std::stoi(name.substr(4, 2));
       const int sign = name[0] == '-' ? -1 : 1;
