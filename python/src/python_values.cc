@@ -54,11 +54,8 @@ nb::list build_list(int64_t length, IsNull is_null, Value value) {
   }
   nb::list out = nb::steal<nb::list>(created);
   for (int64_t i = 0; i < length; ++i) {
-    nb::object item = nb::none();
-    if (!is_null(i)) {
-      item = value(i);
-    }
-    PyList_SET_ITEM(out.ptr(), static_cast<Py_ssize_t>(i), item.release().ptr());
+    PyObject* item = is_null(i) ? nb::none().release().ptr() : nb::object(value(i)).release().ptr();
+    PyList_SET_ITEM(out.ptr(), static_cast<Py_ssize_t>(i), item);
   }
   return out;
 }
