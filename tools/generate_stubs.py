@@ -22,6 +22,8 @@ def generate(output: Path) -> None:
     environment = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
     command = [
         sys.executable, "-m", "nanobind.stubgen", "--quiet",
+        # The private functions too: the package's modules call them.
+        "--include-private",
         "--module", "bowstring._core",
         "--pattern-file", str(PATTERNS),
         "--output-file", str(output),

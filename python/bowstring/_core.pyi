@@ -1,6 +1,7 @@
 """Bowstring's C++ core"""
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from types import ModuleType
 from typing import Any, overload
 
 from typing_extensions import CapsuleType
@@ -29,7 +30,7 @@ class DataType:
     def equals(self, other: DataType) -> bool:
         """Whether both types are the same (field names and nullability count)."""
 
-    def __eq__(self, arg: DataType, /) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
 
     def __hash__(self) -> int:
         """A hash of what ``==`` compares: equal types hash equal."""
@@ -63,7 +64,7 @@ class Field:
 
     def equals(self, other: Field, check_metadata: bool = False) -> bool: ...
 
-    def __eq__(self, arg: Field, /) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
 
     def __hash__(self) -> int:
         """A hash of the name, type and nullability, as ``==`` compares them."""
@@ -100,7 +101,7 @@ class Schema:
 
     def equals(self, other: Schema, check_metadata: bool = False) -> bool: ...
 
-    def __eq__(self, arg: Schema, /) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
 
     def __hash__(self) -> int:
         """A hash of the fields, as ``==`` compares them (metadata aside)."""
@@ -179,7 +180,7 @@ class Array:
     def equals(self, other: Array) -> bool:
         """Whether both arrays have the same type and values."""
 
-    def __eq__(self, arg: Array, /) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
 
     def to_string(self) -> str:
         """The values, pretty-printed."""
@@ -191,7 +192,7 @@ class Array:
         Exports the array as a pair of PyCapsules (ArrowSchema, ArrowArray), zero-copy. ``requested_schema`` (a PyCapsule holding an ArrowSchema, or None) is honoured when it describes the data as it is (metadata may differ); bowstring does not convert data on export, so any other request raises NotImplementedError.
         """
 
-    __hash__: None = None
+    __hash__: None  # type: ignore[assignment]
 
 class ChunkedArray:
     """
@@ -241,7 +242,7 @@ class ChunkedArray:
 
     def equals(self, other: ChunkedArray) -> bool: ...
 
-    def __eq__(self, arg: ChunkedArray, /) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
 
     def __repr__(self) -> str: ...
 
@@ -250,7 +251,7 @@ class ChunkedArray:
         Exports the chunks as a PyCapsule holding an ArrowArrayStream. ``requested_schema`` (a PyCapsule holding an ArrowSchema, or None) is honoured when it describes the data as it is (metadata may differ); bowstring does not convert data on export, so any other request raises NotImplementedError.
         """
 
-    __hash__: None = None
+    __hash__: None  # type: ignore[assignment]
 
 class RecordBatch:
     """
@@ -308,7 +309,7 @@ class RecordBatch:
 
     def equals(self, other: RecordBatch, check_metadata: bool = False) -> bool: ...
 
-    def __eq__(self, arg: RecordBatch, /) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
 
     def __repr__(self) -> str: ...
 
@@ -322,7 +323,7 @@ class RecordBatch:
     def __arrow_c_stream__(self, requested_schema: CapsuleType | None = None) -> CapsuleType:
         """Exports the batch as a one-batch PyCapsule stream (ArrowArrayStream)."""
 
-    __hash__: None = None
+    __hash__: None  # type: ignore[assignment]
 
 class Table:
     """
@@ -380,7 +381,7 @@ class Table:
 
     def equals(self, other: Table, check_metadata: bool = False) -> bool: ...
 
-    def __eq__(self, arg: Table, /) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
 
     def __repr__(self) -> str: ...
 
@@ -402,7 +403,7 @@ class Table:
         Exports the table's batches as a PyCapsule holding an ArrowArrayStream, zero-copy. ``requested_schema`` (a PyCapsule holding an ArrowSchema, or None) is honoured when it describes the data as it is (metadata may differ); bowstring does not convert data on export, so any other request raises NotImplementedError.
         """
 
-    __hash__: None = None
+    __hash__: None  # type: ignore[assignment]
 
 class RecordBatchReader:
     """
@@ -436,5 +437,31 @@ class RecordBatchReader:
         """
         Hands the reader over as a PyCapsule holding an ArrowArrayStream; this reader is closed afterwards. ``requested_schema`` (a PyCapsule holding an ArrowSchema, or None) is honoured when it describes the data as it is (metadata may differ); bowstring does not convert data on export, so any other request raises NotImplementedError.
         """
+
+_ipc: ModuleType
+
+_udf: ModuleType
+
+_compute: ModuleType
+
+def _compute_filter(values: object, mask: object) -> Array:
+    """
+    The rows of ``values`` where the boolean ``mask`` is true; null mask rows are dropped.
+    """
+
+def _compute_take(values: object, indices: object) -> Array:
+    """
+    Row ``indices[i]`` of ``values`` for each i; a null index gives a null row.
+    """
+
+def _compute_sort_indices(keys: list, ascending: Sequence[bool], nulls_first: Sequence[bool | None]) -> Array:
+    """
+    The row numbers of ``keys`` in sorted order (uint64), stable, in Spark's value order.
+    """
+
+def _compute_top_n(keys: list, ascending: Sequence[bool], nulls_first: Sequence[bool | None], n: int) -> Array:
+    """
+    The first ``n`` row numbers of ``_compute_sort_indices`` without sorting every row.
+    """
 
 __version__: str

@@ -21,7 +21,7 @@ import datetime
 import decimal
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple, Union
 
-from bowstring._protocols import ArrowArrayLike
+from bowstring._protocols import ArrowArrayExportable, ArrowArrayLike, ArrowStreamExportable
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -91,7 +91,7 @@ def _scalar_array(value: ScalarValue) -> pa.Array:
 
 def _argument(value: Argument) -> Tuple[ArrowArrayLike, bool]:
     """(array-like, is_scalar) for one argument of `call`."""
-    if hasattr(value, "__arrow_c_array__") or hasattr(value, "__arrow_c_stream__"):
+    if isinstance(value, (ArrowArrayExportable, ArrowStreamExportable)):
         try:
             import pyarrow as pa
         except ImportError:

@@ -454,6 +454,8 @@ PyRecordBatchReader& live(PyRecordBatchReader& self) {
 
 // Signatures of the stub (python/bowstring/_core.pyi) naming the protocols that arguments are
 // read through, where the bindings take any object.
+// `==` takes any object (and gives NotImplemented for another class), as object's does.
+constexpr const char* kEqualsSignature = "def __eq__(self, other: object, /) -> bool";
 constexpr const char* kArrayExportSignature =
     "def __arrow_c_array__(self, requested_schema: typing_extensions.CapsuleType | None = None) "
     "-> tuple[typing_extensions.CapsuleType, typing_extensions.CapsuleType]";
@@ -585,7 +587,7 @@ nb::class_<Tabular> bind_tabular(nb::module_& module, const char* name, Tabular 
             nb::gil_scoped_release unlocked;
             return self.equals(other);
           },
-          nb::is_operator())
+          nb::is_operator(), nb::sig(kEqualsSignature))
       .def("__repr__",
            [repr_header](const Tabular& self) { return repr_header + self.to_string(); })
       .def("__arrow_c_schema__",
@@ -659,7 +661,7 @@ void bind_interchange(nb::module_& module) {
           [](const PyDataType& self, const PyDataType& other) {
             return self.type->equals(*other.type);
           },
-          nb::is_operator())
+          nb::is_operator(), nb::sig(kEqualsSignature))
       .def(
           "__hash__", [](const PyDataType& self) { return hash_type(*self.type); },
           "A hash of what ``==`` compares: equal types hash equal.")
@@ -704,7 +706,7 @@ void bind_interchange(nb::module_& module) {
           [](const PyField& self, const PyField& other) {
             return self.field->equals(*other.field);
           },
-          nb::is_operator())
+          nb::is_operator(), nb::sig(kEqualsSignature))
       .def(
           "__hash__", [](const PyField& self) { return hash_field(*self.field); },
           "A hash of the name, type and nullability, as ``==`` compares them.")
@@ -761,7 +763,7 @@ void bind_interchange(nb::module_& module) {
           [](const PySchema& self, const PySchema& other) {
             return self.schema->equals(*other.schema);
           },
-          nb::is_operator())
+          nb::is_operator(), nb::sig(kEqualsSignature))
       .def(
           "__hash__", [](const PySchema& self) { return hash_schema(*self.schema); },
           "A hash of the fields, as ``==`` compares them (metadata aside).")
@@ -866,7 +868,7 @@ void bind_interchange(nb::module_& module) {
             nb::gil_scoped_release unlocked;
             return self.equals(other);
           },
-          nb::is_operator())
+          nb::is_operator(), nb::sig(kEqualsSignature))
       .def("to_string", &Array::to_string, "The values, pretty-printed.")
       .def("__repr__",
            [](const Array& self) {
@@ -951,7 +953,7 @@ void bind_interchange(nb::module_& module) {
             nb::gil_scoped_release unlocked;
             return self.equals(other);
           },
-          nb::is_operator())
+          nb::is_operator(), nb::sig(kEqualsSignature))
       .def("__repr__",
            [](const ChunkedArray& self) {
              return "bowstring.ChunkedArray<" + self.type()->to_string() + ">\n" + self.to_string();
