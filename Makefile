@@ -24,7 +24,8 @@ CXX_SOURCES = $(shell git ls-files 'cpp/*.h' 'cpp/*.cc' 'bench/*.cc' 'examples/*
 # Fuzz targets are formatted with the rest but only compiled in the fuzzing build.
 FUZZ_SOURCES = $(shell git ls-files 'fuzz/*.h' 'fuzz/*.cc')
 
-.PHONY: all setup apt venv build test test-cpp test-python demo bench format format-check tidy sanitize fuzz clean
+.PHONY: all setup apt venv build test test-cpp test-python demo bench format format-check tidy sanitize fuzz clean \
+	stubs install-check
 
 all: build
 
@@ -60,6 +61,16 @@ test-python: build
 	PYTHONPATH=$(ROOT)/python $(PY) -m pytest -q python/tests
 
 test: test-cpp test-python
+
+# The type stub of the extension, python/bowstring/_core.pyi, regenerated from the built module
+# by nanobind's stubgen; python/tests/test_stubs.py fails when the checked-in one is stale.
+stubs: build
+	$(PY) tools/generate_stubs.py
+
+# `pip install .` into a fresh virtualenv (its CMake build in build-wheel/, through ccache), then
+# the installed package is imported and used from outside the source tree.
+install-check: setup
+	tools/install_check.sh
 
 demo: build
 	$(BUILD)/examples/bowstring_demo
@@ -132,4 +143,4 @@ fuzz: setup
 	if [ -n "$$failed" ]; then echo "fuzzers failed:$$failed"; exit 1; fi
 
 clean:
-	rm -rf $(BUILD) $(SANITIZE_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(SANITIZE_BUILD) $(FUZZ_BUILD) $(ROOT)/build-wheel

@@ -78,7 +78,7 @@ def thread_pool_size() -> int:
     return int(core.thread_pool_size())
 
 
-def __getattr__(name: str) -> _typing.Any:
+def __getattr__(name: str) -> object:
     if name in _CORE_NAMES:
         core = _importlib.import_module("bowstring._core")
         value = getattr(core, name)

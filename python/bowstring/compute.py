@@ -11,7 +11,7 @@ Examples
 --------
 >>> import pyarrow as pa
 >>> from bowstring import compute
->>> pa.array(compute.call("+", pa.array([1, 2, None]), 10)).to_pylist()
+>>> compute.call("+", pa.array([1, 2, None]), 10).to_pylist()
 [11, 12, None]
 """
 
@@ -19,15 +19,42 @@ from __future__ import annotations
 
 import datetime
 import decimal
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple, Union
+
+from bowstring._protocols import ArrowArrayExportable, ArrowArrayLike, ArrowStreamExportable
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+    from typing_extensions import TypedDict
+
+    from bowstring._core import Array, Table
+
+    class FunctionInfo(TypedDict):
+        """One entry of `functions()`."""
+
+        name: str
+        aliases: List[str]
+        kind: str
+        signatures: List[str]
+        description: str
+        null_handling: str
+        deterministic: bool
 
 __all__ = ["call", "filter", "functions", "group_by", "sort_indices", "take", "top_n"]
 
 _INT32_MIN = -(2**31)
 _INT32_MAX = 2**31 - 1
 
+#: A value standing for the same value in every row: a pyarrow scalar or a Python value.
+ScalarValue = Union[
+    None, bool, int, float, str, bytes, decimal.Decimal, datetime.date, datetime.datetime,
+    "pa.Scalar",
+]
+#: An argument of `call`: a column or a scalar value.
+Argument = Union[ArrowArrayLike, ScalarValue]
 
-def _scalar_array(value: Any) -> Any:
+
+def _scalar_array(value: ScalarValue) -> pa.Array:
     """A pyarrow array of one value for a Python value or pyarrow scalar, typed as Spark types
     literals: ints as INT when they fit (else BIGINT), floats as DOUBLE, str as STRING."""
     import pyarrow as pa
@@ -62,9 +89,9 @@ def _scalar_array(value: Any) -> Any:
     )
 
 
-def _argument(value: Any) -> Tuple[Any, bool]:
+def _argument(value: Argument) -> Tuple[ArrowArrayLike, bool]:
     """(array-like, is_scalar) for one argument of `call`."""
-    if hasattr(value, "__arrow_c_array__") or hasattr(value, "__arrow_c_stream__"):
+    if isinstance(value, (ArrowArrayExportable, ArrowStreamExportable)):
         try:
             import pyarrow as pa
         except ImportError:
@@ -77,11 +104,11 @@ def _argument(value: Any) -> Tuple[Any, bool]:
 
 def call(
     name: str,
-    *args: Any,
+    *args: Argument,
     session_time_zone: str = "UTC",
     ansi: bool = True,
-    **options: Any,
-) -> Any:
+    **options: object,
+) -> Array:
     """Call the function registered as `name` (Spark's name: ``"+"``, ``"substring"``,
     ``"sum"``...; case-insensitive) on `args`.
 
@@ -125,7 +152,7 @@ def call(
     return result
 
 
-def functions() -> List[Dict[str, Any]]:
+def functions() -> List[FunctionInfo]:
     """Every registered function, sorted by name.
 
     Returns
@@ -141,7 +168,9 @@ def functions() -> List[Dict[str, Any]]:
     return list(_core._compute.functions())
 
 
-def filter(values: Any, mask: Any) -> Any:  # noqa: A001 - Spark's and pyarrow's name
+def filter(  # noqa: A001 - Spark's and pyarrow's name
+    values: ArrowArrayLike, mask: ArrowArrayLike
+) -> Array:
     """The rows of `values` where `mask` is true, as ``DataFrame.filter`` keeps them.
 
     Parameters
@@ -169,7 +198,7 @@ def filter(values: Any, mask: Any) -> Any:  # noqa: A001 - Spark's and pyarrow's
     --------
     >>> import pyarrow as pa
     >>> from bowstring import compute
-    >>> pa.array(compute.filter(pa.array([1, 2, 3]), pa.array([True, None, True]))).to_pylist()
+    >>> compute.filter(pa.array([1, 2, 3]), pa.array([True, None, True])).to_pylist()
     [1, 3]
     """
     from bowstring import _core
@@ -177,7 +206,7 @@ def filter(values: Any, mask: Any) -> Any:  # noqa: A001 - Spark's and pyarrow's
     return _core._compute_filter(values, mask)
 
 
-def take(values: Any, indices: Any) -> Any:
+def take(values: ArrowArrayLike, indices: ArrowArrayLike) -> Array:
     """Row ``indices[i]`` of `values` for each i.
 
     Parameters
@@ -201,7 +230,7 @@ def take(values: Any, indices: Any) -> Any:
     --------
     >>> import pyarrow as pa
     >>> from bowstring import compute
-    >>> pa.array(compute.take(pa.array(["a", "b"]), pa.array([1, None, 0]))).to_pylist()
+    >>> compute.take(pa.array(["a", "b"]), pa.array([1, None, 0])).to_pylist()
     ['b', None, 'a']
     """
     from bowstring import _core
@@ -210,10 +239,10 @@ def take(values: Any, indices: Any) -> Any:
 
 
 def _sort_orders(
-    keys: Sequence[Any],
+    keys: Sequence[ArrowArrayLike],
     ascending: Union[bool, Sequence[bool]],
     nulls_first: Union[Optional[bool], Sequence[Optional[bool]]],
-) -> Tuple[List[Any], List[bool], List[Optional[bool]]]:
+) -> Tuple[List[ArrowArrayLike], List[bool], List[Optional[bool]]]:
     """The keys as a list, with one `ascending` and one `nulls_first` entry per key."""
     key_list = list(keys)
     if isinstance(ascending, bool):
@@ -224,10 +253,10 @@ def _sort_orders(
 
 
 def sort_indices(
-    keys: Sequence[Any],
+    keys: Sequence[ArrowArrayLike],
     ascending: Union[bool, Sequence[bool]] = True,
     nulls_first: Union[Optional[bool], Sequence[Optional[bool]]] = None,
-) -> Any:
+) -> Array:
     """The row numbers that sort `keys` as Spark's ``orderBy`` does (a stable sort).
 
     Spark's order: NaN is greater than every other value (infinity included) and equal to
@@ -261,9 +290,9 @@ def sort_indices(
     >>> import pyarrow as pa
     >>> from bowstring import compute
     >>> values = pa.array([2.0, None, float("nan"), -1.0])
-    >>> pa.array(compute.sort_indices([values])).to_pylist()
+    >>> compute.sort_indices([values]).to_pylist()
     [1, 3, 0, 2]
-    >>> pa.array(compute.sort_indices([values], ascending=False)).to_pylist()
+    >>> compute.sort_indices([values], ascending=False).to_pylist()
     [2, 0, 3, 1]
     """
     from bowstring import _core
@@ -273,11 +302,11 @@ def sort_indices(
 
 
 def top_n(
-    keys: Sequence[Any],
+    keys: Sequence[ArrowArrayLike],
     n: int,
     ascending: Union[bool, Sequence[bool]] = True,
     nulls_first: Union[Optional[bool], Sequence[Optional[bool]]] = None,
-) -> Any:
+) -> Array:
     """The first `n` row numbers of ``sort_indices(keys, ascending, nulls_first)``, found
     without sorting every row (Spark's ``orderBy(...).limit(n)``).
 
@@ -304,7 +333,7 @@ def top_n(
     --------
     >>> import pyarrow as pa
     >>> from bowstring import compute
-    >>> pa.array(compute.top_n([pa.array([5, 1, None, 3])], 2, ascending=False)).to_pylist()
+    >>> compute.top_n([pa.array([5, 1, None, 3])], 2, ascending=False).to_pylist()
     [0, 3]
     """
     from bowstring import _core
@@ -313,18 +342,19 @@ def top_n(
     return _core._compute_top_n(key_list, ascending_list, nulls_first_list, n)
 
 
+#: One aggregation of `group_by`: (function, arguments) or (function, arguments, options).
 Aggregation = Union[
-    Tuple[str, Sequence[Any]],
-    Tuple[str, Sequence[Any], Dict[str, Any]],
+    Tuple[str, Sequence[Argument]],
+    Tuple[str, Sequence[Argument], Dict[str, object]],
 ]
 
 
 def group_by(
-    keys: Sequence[Any],
+    keys: Sequence[ArrowArrayLike],
     aggregations: Sequence[Aggregation],
     names: Optional[Sequence[str]] = None,
     ansi: bool = True,
-) -> Any:
+) -> Table:
     """Group rows by key columns and compute aggregates per group, as Spark's
     ``df.groupBy(*keys).agg(...)`` does.
 
@@ -355,7 +385,7 @@ def group_by(
     >>> import pyarrow as pa
     >>> from bowstring import compute
     >>> result = compute.group_by([pa.array(["a", "b", "a"])], [("sum", [pa.array([1, 2, 3])])])
-    >>> pa.table(result).to_pydict()
+    >>> result.to_pydict()
     {'key0': ['a', 'b'], 'sum(0)': [4, 2]}
     """
     from bowstring import _core

@@ -23,9 +23,13 @@ from __future__ import annotations
 
 import os
 import stat
-from typing import IO, Any, Callable, Optional, Union
+from typing import IO, TYPE_CHECKING, Callable, Optional, Union
 
 from bowstring._core import Table, _ipc
+from bowstring._protocols import ArrowArrayLike
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
 
 __all__ = ["read_file", "read_stream", "write_file", "write_stream"]
 
@@ -35,12 +39,12 @@ _COMPRESSIONS = ("lz4", "zstd")
 PathLike = Union[str, "os.PathLike[str]"]
 #: What the readers take: a path, an object exposing the buffer protocol (bytes, bytearray,
 #: memoryview, mmap, numpy array, pyarrow Buffer...) or a binary file object.
-Source = Union[PathLike, bytes, bytearray, memoryview, IO[bytes], Any]
+Source = Union[PathLike, "Buffer", IO[bytes]]
 #: Where the writers write: a path or a binary file object.
 Sink = Union[PathLike, IO[bytes]]
 
 
-def _path_of(source: Any) -> Optional[str]:
+def _path_of(source: object) -> Optional[str]:
     """The path ``source`` names, or None when it is not a path."""
     if isinstance(source, str):
         return source
@@ -65,7 +69,7 @@ def _compression_name(compression: Optional[str]) -> str:
     return compression.lower()
 
 
-def _read(read: Callable[[Any, bool], Table], source: Any, validate: bool) -> Table:
+def _read(read: Callable[[Source, bool], Table], source: Source, validate: bool) -> Table:
     """Calls the native reader ``read`` on ``source``: a path that is not a regular file (a
     pipe, a device) is opened and read as a file object, since it cannot be mapped."""
     path = _path_of(source)
@@ -182,7 +186,9 @@ def read_file(source: Source, *, validate: bool = True) -> Table:
     return _read(_ipc.read_file, source, validate)
 
 
-def _write(data: Any, sink: Any, compression: Optional[str], file_format: bool) -> None:
+def _write(
+    data: ArrowArrayLike, sink: Sink, compression: Optional[str], file_format: bool
+) -> None:
     name = _compression_name(compression)
     path = _path_of(sink)
     if path is not None:
@@ -197,7 +203,7 @@ def _write(data: Any, sink: Any, compression: Optional[str], file_format: bool) 
         )
 
 
-def write_stream(data: Any, sink: Sink, compression: Optional[str] = None) -> None:
+def write_stream(data: ArrowArrayLike, sink: Sink, compression: Optional[str] = None) -> None:
     """Writes data as an Arrow IPC stream.
 
     The batches are encoded one at a time as they are produced, so a stream source (a
@@ -243,7 +249,7 @@ def write_stream(data: Any, sink: Sink, compression: Optional[str] = None) -> No
     _write(data, sink, compression, file_format=False)
 
 
-def write_file(data: Any, sink: Sink, compression: Optional[str] = None) -> None:
+def write_file(data: ArrowArrayLike, sink: Sink, compression: Optional[str] = None) -> None:
     """Writes data as an Arrow IPC file (the random-access format, also known as Feather
     version 2).
 

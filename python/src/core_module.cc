@@ -69,6 +69,7 @@ NB_MODULE(_core, module) {
         out["live_allocations"] = stats.live_allocations;
         return out;
       },
+      nb::sig("def allocator_stats() -> dict[str, str | int]"),
       "Statistics of the process-wide default allocator: its name, bytes in use, peak bytes, "
       "total bytes allocated, and the numbers of allocations made and still live.");
 

@@ -14,14 +14,20 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "bowstring/array/builder.h"
 #include "bowstring/array/concatenate.h"
+#include "bowstring/compute/selection.h"
 #include "bowstring/interchange/c_data.h"
+#include "bowstring/table/schema_hash.h"
 #include "bowstring/table/table.h"
+#include "bowstring/types/type_hash.h"
+#include "python_values.h"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -338,8 +344,8 @@ nb::capsule table_stream_capsule(const Table& table) {
 
 // --- helpers for the classes --------------------------------------------------------------
 
-nb::dict metadata_dict(const Metadata& metadata) {
-  nb::dict out;
+nb::typed<nb::dict, nb::bytes, nb::bytes> metadata_dict(const Metadata& metadata) {
+  nb::typed<nb::dict, nb::bytes, nb::bytes> out;
   for (const auto& [key, value] : metadata) {
     out[nb::bytes(key.data(), key.size())] = nb::bytes(value.data(), value.size());
   }
@@ -362,22 +368,74 @@ std::pair<int64_t, int64_t> slice_bounds(int64_t size, int64_t offset,
   return {offset, std::min(count, size - offset)};
 }
 
-int checked_index(int64_t index, int size, const char* what) {
+template <typename Size>
+Size checked_index(int64_t index, Size size, const char* what) {
   const int64_t resolved = index < 0 ? index + size : index;
   if (resolved < 0 || resolved >= size) {
     throw nb::index_error((std::string(what) + " index " + std::to_string(index) +
                            " is out of range for " + std::to_string(size) + " " + what + "s")
                               .c_str());
   }
-  return static_cast<int>(resolved);
+  return static_cast<Size>(resolved);
 }
 
-nb::list column_names(const Schema& schema) {
-  nb::list names;
+nb::typed<nb::list, nb::str> column_names(const Schema& schema) {
+  nb::typed<nb::list, nb::str> names;
   for (const FieldPtr& field : schema.fields()) {
     names.append(field->name());
   }
   return names;
+}
+
+nb::typed<nb::iterator, nb::any> iterate(const PyValues& values) {
+  return nb::borrow<nb::typed<nb::iterator, nb::any>>(nb::iter(values));
+}
+
+// The positions a Python slice selects among `length` items.
+struct SlicePositions {
+  int64_t start;
+  int64_t step;
+  int64_t count;
+};
+
+SlicePositions slice_positions(const nb::slice& range, int64_t length) {
+  const auto [start, stop, step, count] = range.compute(static_cast<size_t>(length));
+  return {static_cast<int64_t>(start), static_cast<int64_t>(step), static_cast<int64_t>(count)};
+}
+
+// `data[range]` for an Array or a ChunkedArray: a zero-copy slice for a step of 1, else the
+// selected values taken into new memory.
+template <typename Data>
+Data slice_values(const Data& data, const nb::slice& range) {
+  const SlicePositions positions = slice_positions(range, data.length());
+  if (positions.step == 1 || positions.count == 0) {
+    return data.slice(positions.count == 0 ? 0 : positions.start, positions.count);
+  }
+  std::vector<int64_t> indices;
+  indices.reserve(static_cast<size_t>(positions.count));
+  for (int64_t i = 0; i < positions.count; ++i) {
+    indices.push_back(positions.start + i * positions.step);
+  }
+  nb::gil_scoped_release unlocked;
+  if constexpr (std::is_same_v<Data, ChunkedArray>) {
+    // Not empty, so combined into exactly one chunk.
+    const ChunkedArray combined = data.combine_chunks();
+    return ChunkedArray(compute::take(combined.chunk(0), std::span<const int64_t>(indices)));
+  } else {
+    return compute::take(data, std::span<const int64_t>(indices));
+  }
+}
+
+// `table[range]`: the rows of a step-1 slice, zero-copy.
+template <typename Tabular>
+Tabular slice_rows(const Tabular& table, const nb::slice& range) {
+  const SlicePositions positions = slice_positions(range, table.num_rows());
+  if (positions.count > 1 && positions.step != 1) {
+    throw nb::value_error(("slicing rows takes a step of 1, got " + std::to_string(positions.step) +
+                           " (bowstring.compute.take selects any rows)")
+                              .c_str());
+  }
+  return table.slice(positions.count == 0 ? 0 : positions.start, positions.count);
 }
 
 PyRecordBatchReader& live(PyRecordBatchReader& self) {
@@ -390,6 +448,25 @@ PyRecordBatchReader& live(PyRecordBatchReader& self) {
 }
 
 }  // namespace
+
+// Signatures of the stub (python/bowstring/_core.pyi) naming the protocols that arguments are
+// read through, where the bindings take any object.
+// `==` takes any object (and gives NotImplemented for another class), as object's does.
+constexpr const char* kEqualsSignature = "def __eq__(self, other: object, /) -> bool";
+constexpr const char* kArrayExportSignature =
+    "def __arrow_c_array__(self, requested_schema: typing_extensions.CapsuleType | None = None) "
+    "-> tuple[typing_extensions.CapsuleType, typing_extensions.CapsuleType]";
+constexpr const char* kStreamExportSignature =
+    "def __arrow_c_stream__(self, requested_schema: typing_extensions.CapsuleType | None = None) "
+    "-> typing_extensions.CapsuleType";
+constexpr const char* kSchemaSourceSignature =
+    "def __init__(self, source: bowstring._protocols.ArrowSchemaExportable | "
+    "typing_extensions.CapsuleType) -> None";
+constexpr const char* kArraySourceSignature =
+    "def __init__(self, source: bowstring._protocols.ArrowArrayLike) -> None";
+constexpr const char* kStreamSourceSignature =
+    "def __init__(self, source: bowstring._protocols.ArrowStreamExportable | "
+    "typing_extensions.CapsuleType) -> None";
 
 const char* const kRequestedSchemaDoc =
     "``requested_schema`` (a PyCapsule holding an ArrowSchema, or None) is honoured when it "
@@ -416,7 +493,7 @@ nb::class_<Tabular> bind_tabular(nb::module_& module, const char* name, Tabular 
       .def(
           "__init__",
           [from](Tabular* self, nb::handle object) { new (self) Tabular(from(object)); },
-          "source"_a)
+          nb::sig(kArraySourceSignature), "source"_a)
       .def_prop_ro("num_rows", &Tabular::num_rows)
       .def_prop_ro("num_columns", &Tabular::num_columns)
       .def_prop_ro("column_names", [](const Tabular& self) { return column_names(*self.schema()); })
@@ -432,6 +509,50 @@ nb::class_<Tabular> bind_tabular(nb::module_& module, const char* name, Tabular 
           "column", [](const Tabular& self, const std::string& name) { return self.column(name); },
           "name"_a, docs.column_by_name)
       .def("__len__", &Tabular::num_rows)
+      .def(
+          "__getitem__",
+          [](const Tabular& self, int64_t i) {
+            return self.column(checked_index(i, self.num_columns(), "column"));
+          },
+          "i"_a, docs.column_by_index)
+      .def(
+          "__getitem__",
+          [](const Tabular& self, const std::string& name) { return self.column(name); }, "name"_a,
+          docs.column_by_name)
+      .def(
+          "__getitem__",
+          [](const Tabular& self, const nb::slice& range) { return slice_rows(self, range); },
+          "range"_a, "The rows of a slice (of step 1), zero-copy.")
+      .def(
+          "to_pydict",
+          [](const Tabular& self) {
+            nb::typed<nb::dict, nb::str, PyValues> columns;
+            for (int i = 0; i < self.num_columns(); ++i) {
+              columns[nb::str(self.schema()->field(i)->name().c_str())] = to_pylist(self.column(i));
+            }
+            return columns;
+          },
+          "The columns as a dict of column name to a list of Python values.")
+      .def(
+          "to_pylist",
+          [](const Tabular& self) {
+            std::vector<nb::list> columns;
+            std::vector<nb::str> names;
+            for (int i = 0; i < self.num_columns(); ++i) {
+              columns.push_back(to_pylist(self.column(i)));
+              names.emplace_back(self.schema()->field(i)->name().c_str());
+            }
+            nb::typed<nb::list, nb::typed<nb::dict, nb::str, nb::any>> rows;
+            for (int64_t row = 0; row < self.num_rows(); ++row) {
+              nb::typed<nb::dict, nb::str, nb::any> values;
+              for (size_t i = 0; i < columns.size(); ++i) {
+                values[names[i]] = nb::borrow(PyList_GET_ITEM(columns[i].ptr(), row));
+              }
+              rows.append(values);
+            }
+            return rows;
+          },
+          "The rows as a list of dicts of column name to Python value.")
       .def(
           "slice",
           [](const Tabular& self, int64_t offset, std::optional<int64_t> length) {
@@ -463,7 +584,7 @@ nb::class_<Tabular> bind_tabular(nb::module_& module, const char* name, Tabular 
             nb::gil_scoped_release unlocked;
             return self.equals(other);
           },
-          nb::is_operator())
+          nb::is_operator(), nb::sig(kEqualsSignature))
       .def("__repr__",
            [repr_header](const Tabular& self) { return repr_header + self.to_string(); })
       .def("__arrow_c_schema__",
@@ -522,7 +643,7 @@ void bind_interchange(nb::module_& module) {
             new (self) PyDataType{
                 import_type(capsule_struct<ArrowSchema>(capsule, kSchemaCapsule, "the capsule"))};
           },
-          "source"_a)
+          nb::sig(kSchemaSourceSignature), "source"_a)
       .def_prop_ro(
           "id", [](const PyDataType& self) { return std::string(type_id_name(self.type->id())); },
           "The type's kind as Arrow names it ('int32', 'large_utf8', 'dense_union'...).")
@@ -537,7 +658,10 @@ void bind_interchange(nb::module_& module) {
           [](const PyDataType& self, const PyDataType& other) {
             return self.type->equals(*other.type);
           },
-          nb::is_operator())
+          nb::is_operator(), nb::sig(kEqualsSignature))
+      .def(
+          "__hash__", [](const PyDataType& self) { return hash_type(*self.type); },
+          "A hash of what ``==`` compares: equal types hash equal.")
       .def("__str__", [](const PyDataType& self) { return self.type->to_string(); })
       .def("__repr__",
            [](const PyDataType& self) {
@@ -561,7 +685,7 @@ void bind_interchange(nb::module_& module) {
             new (self) PyField{
                 import_field(capsule_struct<ArrowSchema>(capsule, kSchemaCapsule, "the capsule"))};
           },
-          "source"_a)
+          nb::sig(kSchemaSourceSignature), "source"_a)
       .def_prop_ro("name", [](const PyField& self) { return self.field->name(); })
       .def_prop_ro("type", [](const PyField& self) { return PyDataType{self.field->type()}; })
       .def_prop_ro("nullable", [](const PyField& self) { return self.field->nullable(); })
@@ -579,7 +703,10 @@ void bind_interchange(nb::module_& module) {
           [](const PyField& self, const PyField& other) {
             return self.field->equals(*other.field);
           },
-          nb::is_operator())
+          nb::is_operator(), nb::sig(kEqualsSignature))
+      .def(
+          "__hash__", [](const PyField& self) { return hash_field(*self.field); },
+          "A hash of the name, type and nullability, as ``==`` compares them.")
       .def("__repr__",
            [](const PyField& self) { return "bowstring.Field(" + self.field->to_string() + ")"; })
       .def(
@@ -601,7 +728,7 @@ void bind_interchange(nb::module_& module) {
             new (self) PySchema{
                 import_schema(capsule_struct<ArrowSchema>(capsule, kSchemaCapsule, "the capsule"))};
           },
-          "source"_a)
+          nb::sig(kSchemaSourceSignature), "source"_a)
       .def_prop_ro(
           "names", [](const PySchema& self) { return column_names(*self.schema); },
           "The field names, in order.")
@@ -633,7 +760,10 @@ void bind_interchange(nb::module_& module) {
           [](const PySchema& self, const PySchema& other) {
             return self.schema->equals(*other.schema);
           },
-          nb::is_operator())
+          nb::is_operator(), nb::sig(kEqualsSignature))
+      .def(
+          "__hash__", [](const PySchema& self) { return hash_schema(*self.schema); },
+          "A hash of the fields, as ``==`` compares them (metadata aside).")
       .def("__repr__",
            [](const PySchema& self) { return "bowstring.Schema\n" + self.schema->to_string(); })
       .def(
@@ -643,16 +773,49 @@ void bind_interchange(nb::module_& module) {
   nb::class_<Array>(module, "Array",
                     "An immutable Arrow array. Construct one from any object exposing "
                     "``__arrow_c_array__`` (zero-copy) or ``__arrow_c_stream__`` (a chunked "
-                    "array: its chunks are concatenated when there are several).")
+                    "array: its chunks are concatenated when there are several).\n\n"
+                    "Indexing and iteration give Python values, as pyarrow's ``as_py()`` does; "
+                    "a slice is a zero-copy Array.\n\n"
+                    ">>> import pyarrow as pa\n"
+                    ">>> import bowstring\n"
+                    ">>> array = bowstring.Array(pa.array([1, None, 3]))\n"
+                    ">>> array.to_pylist()\n"
+                    "[1, None, 3]\n"
+                    ">>> array[-1], len(array)\n"
+                    "(3, 3)\n"
+                    ">>> array[1:].to_pylist()\n"
+                    "[None, 3]\n")
       .def(
           "__init__", [](Array* self, nb::handle object) { new (self) Array(array_from(object)); },
-          "source"_a)
+          nb::sig(kArraySourceSignature), "source"_a)
       .def_prop_ro("type", [](const Array& self) { return PyDataType{self.type()}; })
       .def_prop_ro("null_count", [](const Array& self) { return self.null_count(); })
       .def_prop_ro(
           "offset", [](const Array& self) { return self.offset(); },
           "The array's offset into its buffers.")
       .def("__len__", [](const Array& self) { return self.length(); })
+      .def(
+          "to_pylist", [](const Array& self) { return to_pylist(self); },
+          "The values as Python objects, as pyarrow's ``to_pylist()`` gives them: None for "
+          "nulls, Decimal, datetime.date, datetime (zoned when the type has a time zone), "
+          "timedelta, dicts for structs, (key, item) tuples for maps, a dictionary's values...")
+      .def(
+          "__getitem__",
+          [](const Array& self, int64_t index) {
+            return to_py(self, checked_index(index, self.length(), "value"));
+          },
+          "index"_a,
+          "Value ``index`` as a Python object (negative indices count from the end); raises "
+          "IndexError outside the array.")
+      .def(
+          "__getitem__",
+          [](const Array& self, const nb::slice& range) { return slice_values(self, range); },
+          "range"_a,
+          "The values selected by a slice: a zero-copy Array for a step of 1, a copy of the "
+          "selected values for any other step.")
+      .def(
+          "__iter__", [](const Array& self) { return iterate(to_pylist(self)); },
+          "Iterates over the values as Python objects (see ``to_pylist``).")
       .def(
           "slice",
           [](const Array& self, int64_t offset, std::optional<int64_t> length) {
@@ -664,7 +827,7 @@ void bind_interchange(nb::module_& module) {
       .def(
           "buffer_addresses",
           [](const Array& self) {
-            nb::list addresses;
+            nb::typed<nb::list, std::optional<uintptr_t>> addresses;
             for (const std::shared_ptr<Buffer>& buffer : self.data()->buffers) {
               if (buffer == nullptr) {
                 addresses.append(nb::none());
@@ -702,7 +865,7 @@ void bind_interchange(nb::module_& module) {
             nb::gil_scoped_release unlocked;
             return self.equals(other);
           },
-          nb::is_operator())
+          nb::is_operator(), nb::sig(kEqualsSignature))
       .def("to_string", &Array::to_string, "The values, pretty-printed.")
       .def("__repr__",
            [](const Array& self) {
@@ -714,7 +877,7 @@ void bind_interchange(nb::module_& module) {
             check_requested_type(requested_schema, self.type());
             return array_capsules_of(self);
           },
-          "requested_schema"_a = nb::none(),
+          nb::sig(kArrayExportSignature), "requested_schema"_a = nb::none(),
           (std::string("Exports the array as a pair of PyCapsules (ArrowSchema, ArrowArray), "
                        "zero-copy. ") +
            kRequestedSchemaDoc)
@@ -728,7 +891,7 @@ void bind_interchange(nb::module_& module) {
           [](ChunkedArray* self, nb::handle object) {
             new (self) ChunkedArray(chunked_array_from(object));
           },
-          "source"_a)
+          nb::sig(kArraySourceSignature), "source"_a)
       .def_prop_ro("type", [](const ChunkedArray& self) { return PyDataType{self.type()}; })
       .def_prop_ro("null_count", &ChunkedArray::null_count)
       .def_prop_ro("num_chunks", &ChunkedArray::num_chunks)
@@ -740,6 +903,40 @@ void bind_interchange(nb::module_& module) {
           },
           "i"_a)
       .def("__len__", &ChunkedArray::length)
+      .def(
+          "to_pylist", [](const ChunkedArray& self) { return to_pylist(self); },
+          "The values of every chunk as Python objects, as ``Array.to_pylist`` gives them.")
+      .def(
+          "__getitem__",
+          [](const ChunkedArray& self, int64_t index) {
+            const ChunkedArray value = self.slice(checked_index(index, self.length(), "value"), 1);
+            for (const Array& chunk : value.chunks()) {
+              if (chunk.length() == 1) {
+                return to_py(chunk, 0);
+              }
+            }
+            throw nb::index_error("no chunk holds the value");
+          },
+          "index"_a, "Value ``index`` as a Python object (negative indices count from the end).")
+      .def(
+          "__getitem__",
+          [](const ChunkedArray& self, const nb::slice& range) {
+            return slice_values(self, range);
+          },
+          "range"_a,
+          "The values selected by a slice: zero-copy for a step of 1, a copy of the selected "
+          "values in one chunk for any other step.")
+      .def(
+          "slice",
+          [](const ChunkedArray& self, int64_t offset, std::optional<int64_t> length) {
+            const auto [start, count] = slice_bounds(self.length(), offset, length);
+            return self.slice(start, count);
+          },
+          "offset"_a = 0, "length"_a = nb::none(),
+          "A zero-copy slice of ``length`` values (to the end by default).")
+      .def(
+          "__iter__", [](const ChunkedArray& self) { return iterate(to_pylist(self)); },
+          "Iterates over the values as Python objects.")
       .def(
           "equals",
           [](const ChunkedArray& self, const ChunkedArray& other) {
@@ -753,7 +950,7 @@ void bind_interchange(nb::module_& module) {
             nb::gil_scoped_release unlocked;
             return self.equals(other);
           },
-          nb::is_operator())
+          nb::is_operator(), nb::sig(kEqualsSignature))
       .def("__repr__",
            [](const ChunkedArray& self) {
              return "bowstring.ChunkedArray<" + self.type()->to_string() + ">\n" + self.to_string();
@@ -765,7 +962,7 @@ void bind_interchange(nb::module_& module) {
             return make_capsule<ArrowArrayStream>(
                 kStreamCapsule, [&](ArrowArrayStream* out) { export_chunked_array(self, out); });
           },
-          "requested_schema"_a = nb::none(),
+          nb::sig(kStreamExportSignature), "requested_schema"_a = nb::none(),
           (std::string("Exports the chunks as a PyCapsule holding an ArrowArrayStream. ") +
            kRequestedSchemaDoc)
               .c_str());
@@ -782,7 +979,7 @@ void bind_interchange(nb::module_& module) {
             check_requested_schema(requested_schema, self.schema());
             return batch_capsules_of(self);
           },
-          "requested_schema"_a = nb::none(),
+          nb::sig(kArrayExportSignature), "requested_schema"_a = nb::none(),
           (std::string("Exports the batch as a pair of PyCapsules (ArrowSchema, ArrowArray of a "
                        "struct), zero-copy. ") +
            kRequestedSchemaDoc)
@@ -793,7 +990,7 @@ void bind_interchange(nb::module_& module) {
             check_requested_schema(requested_schema, self.schema());
             return table_stream_capsule(Table::from_batches(self.schema(), {self}));
           },
-          "requested_schema"_a = nb::none(),
+          nb::sig(kStreamExportSignature), "requested_schema"_a = nb::none(),
           "Exports the batch as a one-batch PyCapsule stream (ArrowArrayStream).");
 
   bind_tabular<Table>(
@@ -830,7 +1027,7 @@ void bind_interchange(nb::module_& module) {
             check_requested_schema(requested_schema, self.schema());
             return table_stream_capsule(self);
           },
-          "requested_schema"_a = nb::none(),
+          nb::sig(kStreamExportSignature), "requested_schema"_a = nb::none(),
           (std::string("Exports the table's batches as a PyCapsule holding an ArrowArrayStream, "
                        "zero-copy. ") +
            kRequestedSchemaDoc)
@@ -848,7 +1045,7 @@ void bind_interchange(nb::module_& module) {
           [](PyRecordBatchReader* self, nb::handle object) {
             new (self) PyRecordBatchReader(reader_from(object, "RecordBatchReader"));
           },
-          "source"_a)
+          nb::sig(kStreamSourceSignature), "source"_a)
       .def_prop_ro("schema",
                    [](PyRecordBatchReader& self) { return PySchema{live(self).reader->schema()}; })
       .def_prop_ro(
@@ -863,7 +1060,9 @@ void bind_interchange(nb::module_& module) {
             return read_all(*reader);
           },
           "Every remaining batch, as a Table.")
-      .def("__iter__", [](nb::object self) { return self; })
+      .def(
+          "__iter__", [](nb::object self) { return self; },
+          nb::sig("def __iter__(self) -> RecordBatchReader"))
       .def("__next__", &next_batch)
       .def("__repr__",
            [](const PyRecordBatchReader& self) {
@@ -881,11 +1080,17 @@ void bind_interchange(nb::module_& module) {
             self.reader.reset();
             return capsule;
           },
-          "requested_schema"_a = nb::none(),
+          nb::sig(kStreamExportSignature), "requested_schema"_a = nb::none(),
           (std::string("Hands the reader over as a PyCapsule holding an ArrowArrayStream; this "
                        "reader is closed afterwards. ") +
            kRequestedSchemaDoc)
               .c_str());
+
+  // The data classes compare by their values, which a hash would have to read in full: like
+  // pyarrow's, they are unhashable rather than hashed by identity against their `==`.
+  for (const char* name : {"Array", "ChunkedArray", "RecordBatch", "Table"}) {
+    nb::setattr(module.attr(name), "__hash__", nb::none());
+  }
 }
 
 }  // namespace bowstring::python

@@ -1,4 +1,5 @@
 #include "bowstring/table/schema.h"
+#include "bowstring/table/schema_hash.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -27,6 +28,16 @@ TEST(Schema, Fields) {
   EXPECT_TRUE(s->contains("b"));
   EXPECT_FALSE(s->contains("B"));
   EXPECT_EQ(s->field_names(), (std::vector<std::string>{"a", "b", "c"}));
+}
+
+TEST(Schema, HashFollowsEqualsWithoutMetadata) {
+  EXPECT_EQ(hash_schema(*abc_schema()), hash_schema(*abc_schema()));
+  EXPECT_EQ(hash_schema(*abc_schema()), hash_schema(*abc_schema()->with_metadata({{"k", "v"}})));
+  EXPECT_NE(hash_schema(*abc_schema()), hash_schema(*abc_schema()->remove_field(2)));
+  EXPECT_NE(hash_schema(*abc_schema()),
+            hash_schema(*abc_schema()->set_field(0, field("z", int64()))));
+  EXPECT_NE(hash_schema(*schema({field("a", int8()), field("b", int8())})),
+            hash_schema(*schema({field("b", int8()), field("a", int8())})));
 }
 
 TEST(Schema, EmptySchema) {

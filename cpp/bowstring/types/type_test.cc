@@ -1,8 +1,12 @@
 #include "bowstring/types/type.h"
+#include "bowstring/types/type_hash.h"
 
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <memory>
+#include <utility>
+#include <vector>
 
 #include "bowstring/util/error.h"
 
@@ -60,6 +64,95 @@ TEST(TypeTest, EqualityComparesParametersAndFields) {
   EXPECT_FALSE(dictionary(int8(), utf8())->equals(*dictionary(int16(), utf8())));
   EXPECT_TRUE(types_equal(nullptr, nullptr));
   EXPECT_FALSE(types_equal(int8(), nullptr));
+}
+
+// Pairs of types built separately that are equal, and so must hash equal.
+std::vector<std::pair<TypePtr, TypePtr>> equal_type_pairs() {
+  const Metadata note = {{"k", "v"}};
+  return {
+      {int32(), primitive(TypeId::kInt32)},
+      {decimal128(10, 2), decimal128(10, 2)},
+      {time32(TimeUnit::kMilli), time32(TimeUnit::kMilli)},
+      {timestamp(TimeUnit::kMicro, "UTC"), timestamp(TimeUnit::kMicro, "UTC")},
+      {fixed_size_binary(7), fixed_size_binary(7)},
+      {list(utf8()), list(field("item", utf8()))},
+      {fixed_size_list(int8(), 3), fixed_size_list(int8(), 3)},
+      // Metadata does not count in equals, so it must not count in the hash.
+      {struct_({field("a", int8(), true, note)}), struct_({field("a", int8())})},
+      // Nor do the names of a map's entries struct and key field.
+      {map(utf8(), int64()),
+       std::make_shared<MapType>(
+           field("pairs", struct_({field("k", utf8(), false), field("item", int64())}), false),
+           false)},
+      {dictionary(int16(), utf8(), true), dictionary(int16(), utf8(), true)},
+      {dense_union({field("a", int8())}, {4}), dense_union({field("a", int8())}, {4})},
+      {run_end_encoded(int32(), float64()), run_end_encoded(int32(), float64())},
+      {extension(fixed_size_binary(16), "arrow.uuid"),
+       extension(fixed_size_binary(16), "arrow.uuid")},
+  };
+}
+
+TEST(TypeTest, EqualTypesHashEqual) {
+  for (const auto& [a, b] : equal_type_pairs()) {
+    ASSERT_TRUE(a->equals(*b)) << a->to_string() << " vs " << b->to_string();
+    EXPECT_EQ(hash_type(*a), hash_type(*b)) << a->to_string();
+  }
+}
+
+TEST(TypeTest, TypesThatDifferHashDifferently) {
+  const std::vector<TypePtr> distinct = {
+      int32(),
+      int64(),
+      utf8(),
+      large_utf8(),
+      decimal128(10, 2),
+      decimal128(10, 3),
+      decimal256(10, 2),
+      time32(TimeUnit::kSecond),
+      time32(TimeUnit::kMilli),
+      duration(TimeUnit::kMilli),
+      timestamp(TimeUnit::kMicro),
+      timestamp(TimeUnit::kMicro, "UTC"),
+      timestamp(TimeUnit::kNano, "UTC"),
+      fixed_size_binary(7),
+      fixed_size_binary(8),
+      list(utf8()),
+      list(field("element", utf8())),
+      list(field("item", utf8(), false)),
+      large_list(utf8()),
+      fixed_size_list(int8(), 3),
+      fixed_size_list(int8(), 4),
+      struct_({field("a", int8())}),
+      struct_({field("b", int8())}),
+      struct_({field("a", int8()), field("b", int8())}),
+      struct_({field("b", int8()), field("a", int8())}),
+      map(utf8(), int64()),
+      map(utf8(), int64(), true),
+      map(int64(), utf8()),
+      dictionary(int16(), utf8()),
+      dictionary(int16(), utf8(), true),
+      dictionary(int8(), utf8()),
+      sparse_union({field("a", int8())}, {1}),
+      sparse_union({field("a", int8())}, {2}),
+      dense_union({field("a", int8())}, {1}),
+      extension(fixed_size_binary(16), "arrow.uuid"),
+      extension(fixed_size_binary(16), "other"),
+      extension(fixed_size_binary(16), "arrow.uuid", "params"),
+  };
+  for (size_t i = 0; i < distinct.size(); ++i) {
+    for (size_t j = i + 1; j < distinct.size(); ++j) {
+      ASSERT_FALSE(distinct[i]->equals(*distinct[j]));
+      EXPECT_NE(hash_type(*distinct[i]), hash_type(*distinct[j]))
+          << distinct[i]->to_string() << " vs " << distinct[j]->to_string();
+    }
+  }
+}
+
+TEST(TypeTest, FieldHashFollowsEquals) {
+  EXPECT_EQ(hash_field(*field("a", int8())), hash_field(*field("a", int8(), true, {{"k", "v"}})));
+  EXPECT_NE(hash_field(*field("a", int8())), hash_field(*field("b", int8())));
+  EXPECT_NE(hash_field(*field("a", int8())), hash_field(*field("a", int8(), false)));
+  EXPECT_NE(hash_field(*field("a", int8())), hash_field(*field("a", int16())));
 }
 
 TEST(TypeTest, FieldIndexOutsideTheFieldsIsAnIndexError) {
