@@ -124,12 +124,12 @@ def pairing_note(ours: Side, theirs: Side) -> str:
 
 
 def bowstring_threads() -> int:
-    """The threads Bowstring's parallel work (grouped aggregation, IPC compression) may use.
-
-    The CPUs this process may run on, for now; this is the one place to read the engine's
-    process-wide thread pool size once Python can ask for it.
+    """The threads Bowstring's parallel work (grouped aggregation, IPC compression) runs on: the
+    size of the engine's process-wide thread pool (affinity mask, cgroup quota, BOWSTRING_THREADS).
     """
-    return len(os.sched_getaffinity(0))
+    import bowstring
+
+    return bowstring.thread_pool_size()
 
 
 # What Bowstring's mimalloc allocator adds to mimalloc's defaults (memory/allocator.cc): an arena

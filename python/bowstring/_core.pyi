@@ -14,6 +14,11 @@ def allocator_stats() -> dict[str, str | int]:
     Statistics of the process-wide default allocator: its name, bytes in use, peak bytes, total bytes allocated, and the numbers of allocations made and still live.
     """
 
+def thread_pool_size() -> int:
+    """
+    Threads of the process-wide pool that runs parallel work (created on first use: BOWSTRING_THREADS, else the CPUs the process may use). Raises ValueError if BOWSTRING_THREADS is not a whole number from 1 to 4096.
+    """
+
 class DataType:
     """
     An Arrow data type. Construct one from any object exposing ``__arrow_c_schema__`` (a pyarrow DataType, for one).
@@ -462,6 +467,26 @@ def _compute_sort_indices(keys: list, ascending: Sequence[bool], nulls_first: Se
 def _compute_top_n(keys: list, ascending: Sequence[bool], nulls_first: Sequence[bool | None], n: int) -> Array:
     """
     The first ``n`` row numbers of ``_compute_sort_indices`` without sorting every row.
+    """
+
+def parse_spark_type(text: str, session_time_zone: str) -> DataType:
+    """
+    Reads one Spark data type such as 'map<string, array<int>>' (as DataType.fromDDL reads a type); TIMESTAMP is in `session_time_zone`. Raises bowstring.errors.ParseException naming the position and the token.
+    """
+
+def parse_spark_schema(text: str, session_time_zone: str) -> Schema:
+    """
+    Reads a DDL column list such as 'id bigint NOT NULL, tags array<string>' (as StructType.fromDDL does); TIMESTAMP is in `session_time_zone`. Raises bowstring.errors.ParseException naming the position and the token.
+    """
+
+def spark_simple_string(type: object) -> str:
+    """
+    Spark's short name of a data type (DataType.simpleString): 'bigint', 'array<int>', 'struct<a:int,b:string>'. Takes any object exposing __arrow_c_schema__.
+    """
+
+def spark_schema_ddl(schema: object) -> str:
+    """
+    Spark's DDL of a schema's columns (StructType.toDDL): 'a INT NOT NULL,b STRING'. Takes any object exposing __arrow_c_schema__.
     """
 
 __version__: str

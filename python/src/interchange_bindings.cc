@@ -22,7 +22,7 @@
 
 #include "bowstring/array/builder.h"
 #include "bowstring/array/concatenate.h"
-#include "bowstring/compute/selection.h"
+#include "bowstring/compute/vector/selection.h"
 #include "bowstring/interchange/c_data.h"
 #include "bowstring/table/schema_hash.h"
 #include "bowstring/table/table.h"

@@ -15,7 +15,7 @@
 
 #include "bowstring/array/array.h"
 #include "bowstring/array/builder_primitive.h"
-#include "bowstring/compute/calendar.h"
+#include "bowstring/compute/datetime/calendar.h"
 
 namespace nb = nanobind;
 

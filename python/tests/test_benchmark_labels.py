@@ -1,10 +1,13 @@
 """The labels bench/*.py print above their ratios (bench/benchmark_runs.py): each side's threads
 and allocator, and the notes of rows that are not paired alike."""
 
+import os
+import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+sys.path.insert(0, str(BENCH))
 
 import benchmark_runs  # noqa: E402
 from benchmark_runs import (  # noqa: E402
@@ -92,6 +95,11 @@ def test_exact_filter_makes_brackets_literal():
             == "^(int64_append/bowstring[[]system[]]|Memcpy/int64x16[[]64MiB[]]/bowstring)$")
 
 
-def test_bowstring_threads_follow_the_affinity_mask(monkeypatch):
-    monkeypatch.setattr(benchmark_runs.os, "sched_getaffinity", lambda pid: {0, 3, 5})
-    assert benchmark_runs.bowstring_threads() == 3
+def test_bowstring_threads_are_the_thread_pools_size():
+    # The pool is sized once per process, so the setting is tried in a fresh interpreter.
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import benchmark_runs; "
+            "print(benchmark_runs.bowstring_threads())")
+    environment = dict(os.environ, BOWSTRING_THREADS="3")
+    result = subprocess.run([sys.executable, "-c", code, str(BENCH)], env=environment,
+                            capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "3"
