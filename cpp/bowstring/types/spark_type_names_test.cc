@@ -99,8 +99,7 @@ TEST(SparkTypeNamesTest, TimestampIsInTheSessionTimeZone) {
 
 TEST(SparkTypeNamesTest, Nesting) {
   expect_type("array<array<int>>", list(list(int32())));
-  expect_type("map<string,array<map<int,string>>>",
-              map(utf8(), list(map(int32(), utf8()))));
+  expect_type("map<string,array<map<int,string>>>", map(utf8(), list(map(int32(), utf8()))));
   expect_type("struct<>", struct_({}));
   expect_type("struct<x:int,y:string>", struct_({field("x", int32()), field("y", utf8())}));
   expect_type("struct<x int, y string>", struct_({field("x", int32()), field("y", utf8())}));
@@ -194,9 +193,10 @@ TEST(SparkTypeNamesTest, UnsupportedTypesAndLimits) {
   EXPECT_STREQ(unknown.what(),
                "[UNSUPPORTED_DATATYPE] Unsupported data type \"STRIN\". (line 1, pos 9)\n\n== SQL "
                "==\na int, b strin\n---------^^^");
-  EXPECT_EQ(std::string(parse_error("int(3)").what()).rfind("[UNSUPPORTED_DATATYPE] Unsupported "
-                                                            "data type \"INT(3)\".",
-                                                            0),
+  EXPECT_EQ(std::string(parse_error("int(3)").what())
+                .rfind("[UNSUPPORTED_DATATYPE] Unsupported "
+                       "data type \"INT(3)\".",
+                       0),
             0u);
   EXPECT_NE(std::string(parse_error("variant").what()).find("no Arrow type"), std::string::npos);
 
@@ -242,8 +242,8 @@ TEST(SparkTypeNamesTest, PrintsSparkNames) {
             "STRUCT<a: BIGINT, `b c`: STRING>");
   EXPECT_EQ(spark_type_name(*uint32()), "uint32") << "Arrow's name for a type Spark lacks";
 
-  EXPECT_EQ(spark_schema_ddl({field("a", int32(), false, {{"comment", "it's"}}),
-                              field("b", list(utf8()))}),
+  EXPECT_EQ(spark_schema_ddl(
+                {field("a", int32(), false, {{"comment", "it's"}}), field("b", list(utf8()))}),
             "a INT NOT NULL COMMENT 'it\\'s',b ARRAY<STRING>");
 }
 
