@@ -34,13 +34,14 @@ import sys
 import threading
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Callable, Dict, Mapping, Optional, Type, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Type, Union
 
 import cloudpickle
 import pyarrow as pa
 
 from bowstring._core import _udf
 from bowstring._core import parse_spark_schema, parse_spark_type, thread_pool_size
+from bowstring._protocols import ArrowArrayLike, ArrowSchemaExportable
 from bowstring.errors import ParseException
 
 __all__ = ["RunResult", "WorkerPool", "map_batches", "shutdown"]
@@ -187,7 +188,7 @@ class WorkerPool:
         return self._pool.fork_server_pid
 
     @property
-    def worker_pids(self) -> list:
+    def worker_pids(self) -> List[int]:
         """The process ids of the workers alive."""
         return self._pool.worker_pids
 
@@ -260,9 +261,8 @@ def _partition_rows(rows: Optional[int], workers: int, batch_size: int) -> int:
 
 
 def _function_name(function: Callable[..., Any]) -> str:
-    return getattr(function, "__qualname__", None) or getattr(
-        function, "__name__", type(function).__name__
-    )
+    name = getattr(function, "__qualname__", None) or getattr(function, "__name__", None)
+    return name if isinstance(name, str) and name else type(function).__name__
 
 
 def _output_schema(
@@ -298,7 +298,7 @@ def _output_schema(
     )
 
 
-def _config_strings(config: Optional[Mapping[str, Any]]) -> Dict[str, str]:
+def _config_strings(config: Optional[Mapping[str, object]]) -> Dict[str, str]:
     """Settings as the strings Spark configurations hold (``True`` as ``"true"``)."""
     out: Dict[str, str] = {}
     for key, value in (config or {}).items():
@@ -307,10 +307,10 @@ def _config_strings(config: Optional[Mapping[str, Any]]) -> Dict[str, str]:
 
 
 def map_batches(
-    function: Callable[..., Any],
-    data: Any,
+    function: Callable[..., object],
+    data: ArrowArrayLike,
     kind: str = "arrow",
-    schema: Union[str, Any, None] = None,
+    schema: Union[str, ArrowSchemaExportable, None] = None,
     workers: Optional[int] = None,
     batch_size: int = 10000,
     *,
@@ -319,7 +319,7 @@ def map_batches(
     transport: Optional[str] = None,
     session_time_zone: str = "UTC",
     partition_rows: Optional[int] = None,
-    config: Optional[Mapping[str, Any]] = None,
+    config: Optional[Mapping[str, object]] = None,
 ) -> RunResult:
     """Runs a Python function over ``data`` in worker processes and returns its results as a
     stream of record batches.

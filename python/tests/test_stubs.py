@@ -12,7 +12,7 @@ from types import ModuleType
 from typing import Callable, List
 
 import bowstring
-from bowstring import compute, errors, ipc
+from bowstring import compute, errors, ipc, udf
 
 PACKAGE_DIRECTORY = Path(bowstring.__file__).resolve().parent
 ROOT = PACKAGE_DIRECTORY.parent.parent
@@ -61,10 +61,12 @@ def public_functions() -> List[Callable[..., object]]:
     functions: List[Callable[..., object]] = [bowstring.__getattr__, bowstring.__dir__]
     for module in (compute, ipc):
         functions += [getattr(module, name) for name in module.__all__]
-    for name in errors.__all__:
+    functions += [udf.map_batches, udf.shutdown]
+    classes = [getattr(errors, name) for name in errors.__all__] + [udf.WorkerPool]
+    for cls in classes:
         functions += [
             member
-            for member_name, member in vars(getattr(errors, name)).items()
+            for member_name, member in vars(cls).items()
             if inspect.isfunction(member)
             and (member_name == "__init__" or not member_name.startswith("_"))
         ]
