@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -37,6 +38,14 @@ using namespace nb::literals;
 namespace bowstring::python {
 namespace {
 
+bool interpreter_finalizing() {
+#if PY_VERSION_HEX >= 0x030D0000
+  return Py_IsFinalizing() != 0;
+#else
+  return _Py_IsFinalizing() != 0;
+#endif
+}
+
 // Drops the last reference to `owner` (whose destructor may wait for threads that need the GIL,
 // such as a run reading a Python producer) without holding the GIL. While the interpreter is
 // finalizing the GIL cannot be given up and taken back safely, so it is kept then.
@@ -45,12 +54,7 @@ void reset_without_gil(std::shared_ptr<T>& owner) {
   if (owner == nullptr) {
     return;
   }
-#if PY_VERSION_HEX >= 0x030D0000
-  const bool finalizing = Py_IsFinalizing() != 0;
-#else
-  const bool finalizing = _Py_IsFinalizing() != 0;
-#endif
-  if (PyGILState_Check() != 0 && !finalizing) {
+  if (PyGILState_Check() != 0 && !interpreter_finalizing()) {
     nb::gil_scoped_release unlocked;
     owner.reset();
   } else {
@@ -128,16 +132,53 @@ nb::dict stats_of(PyWorkerPool& self) {
 
 // --- run ----------------------------------------------------------------------------------
 
+// The thread that Python's signal handlers run on (the main thread of the main interpreter),
+// or nullopt when runs are started from another interpreter, whose threads never get them.
+// Needs the GIL.
+std::optional<unsigned long> signal_handling_thread() {
+  if (PyInterpreterState_Get() != PyInterpreterState_Main()) {
+    return std::nullopt;
+  }
+  return nb::cast<unsigned long>(
+      nb::module_::import_("threading").attr("main_thread")().attr("ident"));
+}
+
+// Whether SIGINT arrived for Python's handler, asked from the signal-handling thread with or
+// without the GIL. The signal is consumed and re-armed (PyErr_SetInterruptEx), so that the
+// interpreter still runs its handler, raising KeyboardInterrupt, at its next check after the
+// caller returns; no exception is left set, since the caller may be a foreign library.
+bool interrupt_arrived() {
+  if (interpreter_finalizing()) {
+    return false;
+  }
+  const PyGILState_STATE state = PyGILState_Ensure();
+  const bool interrupted = PyOS_InterruptOccurred() != 0;
+  if (interrupted) {
+    PyErr_SetInterruptEx(SIGINT);
+  }
+  PyGILState_Release(state);
+  return interrupted;
+}
+
 // A run's results as a reader that threads (and the consumer of an exported stream) may share:
-// they take turns, and wait for results without the GIL.
+// they take turns, and wait for results without the GIL. No thread waits for `mutex_` holding
+// the GIL, so taking the GIL back while holding `mutex_` cannot deadlock.
 class SharedRunReader final : public RecordBatchReader {
  public:
-  explicit SharedRunReader(std::shared_ptr<udf::PythonRunReader> run) : run_(std::move(run)) {}
+  // Needs the GIL.
+  explicit SharedRunReader(std::shared_ptr<udf::PythonRunReader> run)
+      : run_(std::move(run)), signal_thread_(signal_handling_thread()) {}
   ~SharedRunReader() override { reset_without_gil(run_); }
   SharedRunReader(const SharedRunReader&) = delete;
   SharedRunReader& operator=(const SharedRunReader&) = delete;
 
   SchemaPtr schema() const override { return run_->schema(); }
+
+  // For the consumer of an exported stream (pyarrow, DuckDB, ...), which may or may not hold
+  // the GIL. On the signal-handling thread it waits in steps, asking in between whether
+  // SIGINT arrived; then the run is cancelled and this throws `Cancelled`, and Python raises
+  // KeyboardInterrupt once the consumer gives control back. Other threads wait until the
+  // result is there.
   std::optional<RecordBatch> next() override {
     if (PyGILState_Check() != 0) {
       nb::gil_scoped_release unlocked;
@@ -148,8 +189,7 @@ class SharedRunReader final : public RecordBatchReader {
 
   // For a Python caller, which holds the GIL: waits without it in steps, running the signal
   // handlers in between. When one raises (KeyboardInterrupt for Ctrl-C) the run is cancelled,
-  // as `cancel()` does, and its exception propagates. No thread waits for `mutex_` holding the
-  // GIL, so taking the GIL back while holding `mutex_` cannot deadlock.
+  // as `cancel()` does, and its exception propagates.
   std::optional<RecordBatch> next_checking_signals() {
     std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
     bool ready = false;
@@ -171,12 +211,22 @@ class SharedRunReader final : public RecordBatchReader {
   }
 
  private:
+  // Called without the GIL.
   std::optional<RecordBatch> locked_next() {
     const std::lock_guard<std::mutex> lock(mutex_);
+    if (signal_thread_.has_value() && PyThread_get_thread_ident() == *signal_thread_) {
+      while (!run_->wait_next(kSignalCheckInterval)) {
+        if (interrupt_arrived()) {
+          run_->cancel();
+          throw Cancelled("interrupted: the Python run was cancelled by KeyboardInterrupt");
+        }
+      }
+    }
     return run_->next();
   }
 
   std::shared_ptr<udf::PythonRunReader> run_;
+  std::optional<unsigned long> signal_thread_;
   std::mutex mutex_;
 };
 
@@ -353,7 +403,9 @@ void bind_udf(nb::module_& module) {
                     "for the next result and raises the run's error once the results before it "
                     "were read. Readable once, by iteration, read_all() or __arrow_c_stream__. "
                     "Ctrl-C while iteration or read_all() waits raises KeyboardInterrupt and "
-                    "cancels the run.")
+                    "cancels the run; so does Ctrl-C while a consumer on the main thread waits "
+                    "in the exported stream's get_next, which then fails, and Python raises the "
+                    "KeyboardInterrupt at its next check after the consumer returns.")
       .def_prop_ro(
           "schema", [](PyRun& self) { return PySchema{self.run->schema()}; },
           "The schema of every result batch.")
