@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
@@ -134,6 +135,10 @@ def interrupted_child(reading: str, expected: "list[str]") -> None:
         assert lines.get(timeout=120) == "running"
         # A worker is inside the function (it prints to stderr before sleeping).
         assert wait_for_line(errors, "sleeping")
+        # The child's main thread went from printing "running" into the read long before a
+        # worker could start, unpickle the function and print; the pause covers a loaded machine
+        # descheduling it in between (a SIGINT before the read would not reach the run).
+        time.sleep(0.5)
         os.kill(child.pid, signal.SIGINT)
         for line in expected + ["next call: [0, 1, 2, 3]", "same fork server: True"]:
             assert lines.get(timeout=DEADLINE) == line
