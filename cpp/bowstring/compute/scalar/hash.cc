@@ -776,7 +776,7 @@ class SparkHashFunction final : public ScalarFunction {
                        std::move(description)) {}
 
   std::vector<std::string> signatures() const override {
-    return {std::string("(any, ...) -> ") + (sizeof(Seed) == 4 ? "int" : "bigint")};
+    return {std::string("(any, any...) -> ") + (sizeof(Seed) == 4 ? "int" : "bigint")};
   }
 
   Resolution resolve(std::span<const TypePtr> arguments,

@@ -478,7 +478,7 @@ class FloorCeilFunction final : public ScalarFunction {
         mode_(mode) {}
 
   std::vector<std::string> signatures() const override {
-    return {"(double) -> bigint", "(bigint) -> bigint", "(decimal(p,s)) -> decimal(p-s+1,0)",
+    return {"(double) -> bigint", "(bigint) -> bigint", "(decimal(p, s)) -> decimal(p - s + 1, 0)",
             "(numeric, int) -> decimal"};
   }
 
@@ -613,7 +613,7 @@ class ExtremumFunction final : public ScalarFunction {
       : ScalarFunction(std::move(name), {2, -1}, NullHandling::kCustom, std::move(description)),
         greatest_(greatest) {}
 
-  std::vector<std::string> signatures() const override { return {"(T, T, ...) -> T"}; }
+  std::vector<std::string> signatures() const override { return {"(T, T, T...) -> T"}; }
 
   Resolution resolve(std::span<const TypePtr> arguments,
                      const FunctionOptions& /*options*/) const override {
