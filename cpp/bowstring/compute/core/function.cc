@@ -9,7 +9,6 @@
 #include "bowstring/compute/core/errors.h"
 #include "bowstring/compute/core/predicate_util.h"
 #include "bowstring/compute/core/registry_areas.h"
-#include "bowstring/compute/core/signature.h"
 #include "bowstring/util/suggest.h"
 
 namespace bowstring::compute {
@@ -178,7 +177,8 @@ void FunctionRegistry::add(std::shared_ptr<const Function> function,
     throw InvalidArgument("cannot register a null function");
   }
   // A malformed signature fails here, when the function is registered, not when it is listed.
-  parse_signatures(function->signatures());
+  // (Listing them reads their text.)
+  function->signatures();
   aliases.insert(aliases.begin(), function->name());
   for (const std::string& alias : aliases) {
     if (by_name_.contains(lower_case(alias))) {

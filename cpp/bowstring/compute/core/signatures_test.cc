@@ -1,5 +1,5 @@
-// The signatures functions list are typed (core/signature.h): their text is checked when a
-// function is registered, and every signature of the registry is instantiated here with
+// The signatures functions list are typed (core/signature.h), read from text checked when a
+// function is registered; and every signature of the registry is instantiated here with
 // concrete types (a representative few per type class and type variable), resolved, and its
 // result compared with what the signature declares.
 
@@ -67,6 +67,21 @@ TEST(SignaturesTest, MalformedTextIsRefused) {
   }
 }
 
+/// A function whose class lists a malformed signature.
+class MalformedSignatureFunction final : public ScalarFunction {
+ public:
+  MalformedSignatureFunction()
+      : ScalarFunction("g", {1, 1}, NullHandling::kPropagates, "A test function.") {}
+  std::vector<Signature> signatures() const override { return parse_signatures({"(int -> int"}); }
+  Resolution resolve(std::span<const TypePtr> arguments, const FunctionOptions&) const override {
+    return {arguments[0], {arguments[0]}};
+  }
+  Datum execute(std::span<const Datum> arguments, const FunctionOptions&,
+                ExecContext&) const override {
+    return arguments[0];
+  }
+};
+
 TEST(SignaturesTest, RegisteringAFunctionWithAMalformedSignatureFails) {
   const auto make = [](std::string signature) {
     return std::make_shared<LambdaScalarFunction>(
@@ -84,6 +99,8 @@ TEST(SignaturesTest, RegisteringAFunctionWithAMalformedSignatureFails) {
   EXPECT_EQ(registry.find("f"), nullptr);
   registry.add(make("(T) -> T"));
   EXPECT_NE(registry.find("f"), nullptr);
+  EXPECT_THROW(registry.add(std::make_shared<MalformedSignatureFunction>()), InvalidArgument);
+  EXPECT_EQ(registry.find("g"), nullptr);
 }
 
 /// The parameters of one call a signature stands for, in order.
@@ -274,10 +291,11 @@ std::string type_list(const std::vector<TypePtr>& types) {
   return text + ")";
 }
 
-TEST(SignaturesTest, EveryRegisteredSignaturePrintsBackItsText) {
+TEST(SignaturesTest, EveryRegisteredSignatureReadsBackFromItsText) {
   int signatures = 0;
   for (const Function* function : default_registry().functions()) {
-    for (const std::string& text : function->signatures()) {
+    for (const Signature& signature : function->signatures()) {
+      const std::string text = signature.to_string();
       EXPECT_EQ(Signature::parse(text).to_string(), text) << function->name();
       ++signatures;
     }
@@ -292,8 +310,8 @@ TEST(SignaturesTest, EverySignatureResolvesToItsDeclaredResult) {
   for (const Function* function : default_registry().functions()) {
     ++functions;
     bool checked = false;
-    for (const std::string& text : function->signatures()) {
-      const Signature signature = Signature::parse(text);
+    for (const Signature& signature : function->signatures()) {
+      const std::string text = signature.to_string();
       for (const Slots& slots : expand(signature.elements())) {
         for (const Instance& instance : instantiate(signature, slots)) {
           const std::string call = function->name() + type_list(instance.arguments) + " of " + text;
