@@ -70,7 +70,11 @@ nb::list list_functions() {
     entry["name"] = names[0];
     entry["aliases"] = std::vector<std::string>(names.begin() + 1, names.end());
     entry["kind"] = function->kind() == compute::Function::Kind::kScalar ? "scalar" : "aggregate";
-    entry["signatures"] = function->signatures();
+    std::vector<std::string> signatures;
+    for (const compute::Signature& signature : function->signatures()) {
+      signatures.push_back(signature.to_string());
+    }
+    entry["signatures"] = signatures;
     entry["description"] = function->description();
     entry["null_handling"] =
         function->null_handling() == compute::NullHandling::kPropagates ? "propagates" : "custom";

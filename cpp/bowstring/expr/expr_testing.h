@@ -30,6 +30,7 @@ using compute::FunctionOptions;
 using compute::NullHandling;
 using compute::Resolution;
 using compute::ScalarFunction;
+using compute::Signature;
 
 /// Reads row i of an INT, BIGINT, DOUBLE, BOOLEAN or STRING Datum (scalars in every row).
 class Reader {
@@ -87,7 +88,9 @@ inline TypePtr numeric_operand_type(std::span<const TypePtr> arguments) {
 class Add final : public ScalarFunction {
  public:
   Add() : ScalarFunction("+", {2, 2}, NullHandling::kPropagates, "Adds.") {}
-  std::vector<std::string> signatures() const override { return {"(bigint, bigint) -> bigint"}; }
+  std::vector<Signature> signatures() const override {
+    return compute::parse_signatures({"(bigint, bigint) -> bigint"});
+  }
   Resolution resolve(std::span<const TypePtr> arguments, const FunctionOptions&) const override {
     const TypePtr type = numeric_operand_type(arguments);
     return {type, {type, type}};
@@ -119,7 +122,9 @@ class Add final : public ScalarFunction {
 class Divide final : public ScalarFunction {
  public:
   Divide() : ScalarFunction("/", {2, 2}, NullHandling::kPropagates, "Divides.") {}
-  std::vector<std::string> signatures() const override { return {"(double, double) -> double"}; }
+  std::vector<Signature> signatures() const override {
+    return compute::parse_signatures({"(double, double) -> double"});
+  }
   Resolution resolve(std::span<const TypePtr> arguments, const FunctionOptions&) const override {
     numeric_operand_type(arguments);
     return {float64(), {float64(), float64()}};
@@ -146,7 +151,9 @@ class Divide final : public ScalarFunction {
 class Equal final : public ScalarFunction {
  public:
   Equal() : ScalarFunction("=", {2, 2}, NullHandling::kPropagates, "Compares.") {}
-  std::vector<std::string> signatures() const override { return {"(bigint, bigint) -> boolean"}; }
+  std::vector<Signature> signatures() const override {
+    return compute::parse_signatures({"(bigint, bigint) -> boolean"});
+  }
   Resolution resolve(std::span<const TypePtr> arguments, const FunctionOptions&) const override {
     const TypePtr type = numeric_operand_type(arguments);
     return {boolean(), {type, type}};
@@ -171,7 +178,9 @@ class Equal final : public ScalarFunction {
 class Upper final : public ScalarFunction {
  public:
   Upper() : ScalarFunction("upper", {1, 1}, NullHandling::kPropagates, "Upper case.") {}
-  std::vector<std::string> signatures() const override { return {"(string) -> string"}; }
+  std::vector<Signature> signatures() const override {
+    return compute::parse_signatures({"(string) -> string"});
+  }
   Resolution resolve(std::span<const TypePtr> arguments, const FunctionOptions&) const override {
     if (arguments[0]->id() != TypeId::kString) {
       throw AnalysisError("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
@@ -205,7 +214,9 @@ class Cast final : public ScalarFunction {
   explicit Cast(bool is_try)
       : ScalarFunction(is_try ? "try_cast" : "cast", {1, 1}, NullHandling::kPropagates, "Casts."),
         is_try_(is_try) {}
-  std::vector<std::string> signatures() const override { return {"(int) -> bigint"}; }
+  std::vector<Signature> signatures() const override {
+    return compute::parse_signatures({"(int) -> bigint"});
+  }
   static const TypePtr& target(const FunctionOptions& options) {
     return std::get<TypePtr>(options.at("to"));
   }
@@ -269,8 +280,8 @@ class Cast final : public ScalarFunction {
 class In final : public ScalarFunction {
  public:
   In() : ScalarFunction("in", {2, -1}, NullHandling::kCustom, "Membership.") {}
-  std::vector<std::string> signatures() const override {
-    return {"(bigint, bigint...) -> boolean"};
+  std::vector<Signature> signatures() const override {
+    return compute::parse_signatures({"(bigint, bigint...) -> boolean"});
   }
   Resolution resolve(std::span<const TypePtr> arguments, const FunctionOptions&) const override {
     for (const TypePtr& type : arguments) {
@@ -314,7 +325,9 @@ class Random final : public ScalarFunction {
  public:
   Random() : ScalarFunction("random", {0, 0}, NullHandling::kPropagates, "Random.") {}
   bool deterministic() const override { return false; }
-  std::vector<std::string> signatures() const override { return {"() -> double"}; }
+  std::vector<Signature> signatures() const override {
+    return compute::parse_signatures({"() -> double"});
+  }
   Resolution resolve(std::span<const TypePtr>, const FunctionOptions&) const override {
     return {float64(), {}};
   }
@@ -332,7 +345,9 @@ class RowsSeen final : public ScalarFunction {
   explicit RowsSeen(std::shared_ptr<std::atomic<int64_t>> counter)
       : ScalarFunction("rows_seen", {1, 1}, NullHandling::kPropagates, "Counts rows."),
         counter_(std::move(counter)) {}
-  std::vector<std::string> signatures() const override { return {"(any) -> any"}; }
+  std::vector<Signature> signatures() const override {
+    return compute::parse_signatures({"(any) -> any"});
+  }
   Resolution resolve(std::span<const TypePtr> arguments, const FunctionOptions&) const override {
     return {arguments[0], {arguments[0]}};
   }

@@ -1547,7 +1547,7 @@ void add_first_last(FunctionRegistry& registry, const std::string& name,
                     std::vector<std::string> aliases, const std::string& description) {
   registry.add(std::make_shared<LambdaAggregateFunction>(
                    name, Function::Arity{1, 2}, NullHandling::kCustom, description,
-                   std::vector<std::string>{"(any[, boolean]) -> any"},
+                   std::vector<std::string>{"(T[, boolean]) -> T"},
                    [](const std::string& function, std::span<const TypePtr> arguments) {
                      check_flag(function, arguments, "BOOLEAN", TypeId::kBoolean);
                      return Resolution{arguments[0],
@@ -1614,7 +1614,7 @@ void add_counts(FunctionRegistry& registry) {
   registry.add(std::make_shared<LambdaAggregateFunction>(
       "count", Function::Arity{0, -1}, NullHandling::kCustom,
       "Number of rows, or of rows where every argument is non-null.",
-      std::vector<std::string>{"() -> bigint", "(any, ...) -> bigint"},
+      std::vector<std::string>{"() -> bigint", "(any, any...) -> bigint"},
       [](const std::string&, std::span<const TypePtr> arguments) {
         return Resolution{int64(), std::vector<TypePtr>(arguments.begin(), arguments.end())};
       },
@@ -1625,7 +1625,7 @@ void add_counts(FunctionRegistry& registry) {
   registry.add(std::make_shared<LambdaAggregateFunction>(
       "count_distinct", Function::Arity{1, -1}, NullHandling::kCustom,
       "Number of distinct tuples of the arguments with no null member (COUNT(DISTINCT ...)).",
-      std::vector<std::string>{"(any, ...) -> bigint"},
+      std::vector<std::string>{"(any, any...) -> bigint"},
       [](const std::string&, std::span<const TypePtr> arguments) {
         return Resolution{int64(), std::vector<TypePtr>(arguments.begin(), arguments.end())};
       },
@@ -1657,7 +1657,8 @@ void add_sums_and_means(FunctionRegistry& registry) {
                      try_mode ? "try_avg" : "avg", Function::Arity{1, 1}, NullHandling::kCustom,
                      try_mode ? "Mean of the non-null values; null when a decimal overflows."
                               : "Mean of the non-null values.",
-                     std::vector<std::string>{"(numeric) -> double",
+                     std::vector<std::string>{"(integral) -> double", "(float) -> double",
+                                              "(double) -> double",
                                               "(decimal(p, s)) -> decimal(p + 4, s + 4)"},
                      [](const std::string& function, std::span<const TypePtr> arguments) {
                        return resolve_avg(function, arguments);
@@ -1677,7 +1678,7 @@ void add_extremes_and_positions(FunctionRegistry& registry) {
         is_max ? "max" : "min", Function::Arity{1, 1}, NullHandling::kCustom,
         is_max ? "Largest non-null value (NaN above every number)."
                : "Smallest non-null value (NaN above every number).",
-        std::vector<std::string>{"(orderable) -> same type"},
+        std::vector<std::string>{"(T) -> T for every orderable T"},
         [](const std::string& function, std::span<const TypePtr> arguments) {
           return resolve_min_max(function, arguments);
         },
@@ -1713,7 +1714,7 @@ void add_collections(FunctionRegistry& registry) {
             is_set ? "collect_set" : "collect_list", Function::Arity{1, 1}, NullHandling::kCustom,
             is_set ? "The distinct non-null values, as an array."
                    : "The non-null values in row order, as an array.",
-            std::vector<std::string>{"(any) -> array<any>"},
+            std::vector<std::string>{"(T) -> array<T>"},
             [](const std::string&, std::span<const TypePtr> arguments) {
               return Resolution{list(arguments[0]), {arguments[0]}};
             },

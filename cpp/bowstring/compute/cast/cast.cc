@@ -1884,7 +1884,9 @@ class CastFunction final : public ScalarFunction {
                               : "Casts a value to the type `to` with Spark's ANSI rules."),
         is_try_(is_try) {}
 
-  std::vector<std::string> signatures() const override { return {"(any, to: type) -> to"}; }
+  std::vector<Signature> signatures() const override {
+    return parse_signatures({"(any, to: type) -> to"});
+  }
 
   Resolution resolve(std::span<const TypePtr> arguments,
                      const FunctionOptions& options) const override {

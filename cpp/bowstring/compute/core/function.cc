@@ -176,6 +176,9 @@ void FunctionRegistry::add(std::shared_ptr<const Function> function,
   if (!function) {
     throw InvalidArgument("cannot register a null function");
   }
+  // A malformed signature fails here, when the function is registered, not when it is listed.
+  // (Listing them reads their text.)
+  function->signatures();
   aliases.insert(aliases.begin(), function->name());
   for (const std::string& alias : aliases) {
     if (by_name_.contains(lower_case(alias))) {

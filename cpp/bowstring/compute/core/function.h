@@ -13,6 +13,7 @@
 
 #include "bowstring/compute/core/datum.h"
 #include "bowstring/compute/core/exec_context.h"
+#include "bowstring/compute/core/signature.h"
 #include "bowstring/types/spark_type_names.h"
 #include "bowstring/types/type.h"
 
@@ -94,8 +95,9 @@ class Function {
   /// deterministic within a statement.
   virtual bool deterministic() const { return true; }
 
-  /// The accepted signatures, for listing: "(int, int) -> int", "(string, int[, int]) -> string".
-  virtual std::vector<std::string> signatures() const = 0;
+  /// The accepted signatures, for listing and checking: "(int, int) -> int",
+  /// "(string, pos: int[, len: int]) -> string" as typed data (see signature.h).
+  virtual std::vector<Signature> signatures() const = 0;
 
   /// Checks the argument types (`arguments.size()` is within the arity, checked before) and
   /// decides the result type and implicit casts, following Spark's type coercion. Throws

@@ -19,7 +19,9 @@ using testing::make_array;
 class AddInt64 final : public ScalarFunction {
  public:
   AddInt64() : ScalarFunction("add_int64", {2, 2}, NullHandling::kPropagates, "Adds.") {}
-  std::vector<std::string> signatures() const override { return {"(bigint, bigint) -> bigint"}; }
+  std::vector<Signature> signatures() const override {
+    return parse_signatures({"(bigint, bigint) -> bigint"});
+  }
   Resolution resolve(std::span<const TypePtr> arguments, const FunctionOptions&) const override {
     for (const TypePtr& type : arguments) {
       if (type->id() != TypeId::kInt64 && type->id() != TypeId::kInt32) {
@@ -51,7 +53,9 @@ class AddInt64 final : public ScalarFunction {
 class WidenCast final : public ScalarFunction {
  public:
   WidenCast() : ScalarFunction("cast", {1, 1}, NullHandling::kPropagates, "Casts.") {}
-  std::vector<std::string> signatures() const override { return {"(int) -> bigint"}; }
+  std::vector<Signature> signatures() const override {
+    return parse_signatures({"(int) -> bigint"});
+  }
   Resolution resolve(std::span<const TypePtr>, const FunctionOptions&) const override {
     return {int64(), {int32()}};
   }
@@ -106,7 +110,9 @@ class SumAggregator final : public GroupedAggregator {
 class SumInt64 final : public AggregateFunction {
  public:
   SumInt64() : AggregateFunction("sum_int64", {1, 1}, NullHandling::kCustom, "Sums.") {}
-  std::vector<std::string> signatures() const override { return {"(bigint) -> bigint"}; }
+  std::vector<Signature> signatures() const override {
+    return parse_signatures({"(bigint) -> bigint"});
+  }
   Resolution resolve(std::span<const TypePtr>, const FunctionOptions&) const override {
     return {int64(), {int64()}};
   }
@@ -206,7 +212,7 @@ TEST(FunctionCallTest, TypeErrorsComeFromResolve) {
 class ContextProbe final : public ScalarFunction {
  public:
   ContextProbe() : ScalarFunction("probe", {1, 1}, NullHandling::kPropagates, "Probes.") {}
-  std::vector<std::string> signatures() const override { return {"(any) -> any"}; }
+  std::vector<Signature> signatures() const override { return parse_signatures({"(any) -> any"}); }
   Resolution resolve(std::span<const TypePtr> arguments, const FunctionOptions&) const override {
     return {int8(), {arguments[0]}};
   }

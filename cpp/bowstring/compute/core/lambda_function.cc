@@ -10,7 +10,7 @@ LambdaScalarFunction::LambdaScalarFunction(std::string name, Arity arity,
                                            LambdaResolver resolver, Kernel kernel,
                                            LambdaScalarTraits traits)
     : ScalarFunction(std::move(name), arity, null_handling, std::move(description)),
-      signatures_(std::move(signatures)),
+      signatures_(parse_signatures(signatures)),
       resolver_(std::move(resolver)),
       kernel_(std::move(kernel)),
       traits_(std::move(traits)) {}
@@ -63,7 +63,7 @@ LambdaAggregateFunction::LambdaAggregateFunction(std::string name, Arity arity,
                                                  std::vector<std::string> signatures,
                                                  LambdaResolver resolver, Maker maker)
     : AggregateFunction(std::move(name), arity, null_handling, std::move(description)),
-      signatures_(std::move(signatures)),
+      signatures_(parse_signatures(signatures)),
       resolver_(std::move(resolver)),
       maker_(std::move(maker)) {}
 

@@ -46,13 +46,14 @@ class LambdaScalarFunction final : public ScalarFunction {
   using Kernel = std::function<Datum(std::span<const Datum> arguments, const TypePtr& output,
                                      ExecContext& context)>;
 
+  /// `signatures` are in the notation `Signature::parse` reads; malformed text throws here.
   /// With `NullHandling::kPropagates`, an argument of the NULL type makes every row null (of
   /// the resolved type) without calling `kernel`.
   LambdaScalarFunction(std::string name, Arity arity, NullHandling null_handling,
                        std::string description, std::vector<std::string> signatures,
                        LambdaResolver resolver, Kernel kernel, LambdaScalarTraits traits = {});
 
-  std::vector<std::string> signatures() const override { return signatures_; }
+  std::vector<Signature> signatures() const override { return signatures_; }
   Resolution resolve(std::span<const TypePtr> arguments,
                      const FunctionOptions& options) const override;
   Resolution resolve_with(std::span<const TypePtr> arguments, const FunctionOptions& options,
@@ -63,7 +64,7 @@ class LambdaScalarFunction final : public ScalarFunction {
                 ExecContext& context) const override;
 
  private:
-  std::vector<std::string> signatures_;
+  std::vector<Signature> signatures_;
   LambdaResolver resolver_;
   Kernel kernel_;
   LambdaScalarTraits traits_;
@@ -80,7 +81,7 @@ class LambdaAggregateFunction final : public AggregateFunction {
                           std::string description, std::vector<std::string> signatures,
                           LambdaResolver resolver, Maker maker);
 
-  std::vector<std::string> signatures() const override { return signatures_; }
+  std::vector<Signature> signatures() const override { return signatures_; }
   Resolution resolve(std::span<const TypePtr> arguments,
                      const FunctionOptions& options) const override;
   std::unique_ptr<GroupedAggregator> make_aggregator(std::span<const TypePtr> arguments,
@@ -88,7 +89,7 @@ class LambdaAggregateFunction final : public AggregateFunction {
                                                      ExecContext& context) const override;
 
  private:
-  std::vector<std::string> signatures_;
+  std::vector<Signature> signatures_;
   LambdaResolver resolver_;
   Maker maker_;
 };

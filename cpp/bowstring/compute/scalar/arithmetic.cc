@@ -461,14 +461,14 @@ class BinaryArithmetic final : public ScalarFunction {
         op_(op),
         try_(try_variant) {}
 
-  std::vector<std::string> signatures() const override {
+  std::vector<Signature> signatures() const override {
     switch (op_) {
       case Op::kDivide:
-        return {"(double, double) -> double", "(decimal, decimal) -> decimal"};
+        return parse_signatures({"(double, double) -> double", "(decimal, decimal) -> decimal"});
       case Op::kIntegralDivide:
-        return {"(bigint, bigint) -> bigint", "(decimal, decimal) -> bigint"};
+        return parse_signatures({"(bigint, bigint) -> bigint", "(decimal, decimal) -> bigint"});
       default:
-        return {"(numeric, numeric) -> numeric", "(decimal, decimal) -> decimal"};
+        return parse_signatures({"(numeric, numeric) -> numeric", "(decimal, decimal) -> decimal"});
     }
   }
 
@@ -659,7 +659,9 @@ class UnaryArithmetic final : public ScalarFunction {
       : ScalarFunction(std::move(name), {1, 1}, NullHandling::kPropagates, std::move(description)),
         op_(op) {}
 
-  std::vector<std::string> signatures() const override { return {"(numeric) -> numeric"}; }
+  std::vector<Signature> signatures() const override {
+    return parse_signatures({"(numeric) -> numeric"});
+  }
 
   Resolution resolve(std::span<const TypePtr> arguments,
                      const FunctionOptions& /*options*/) const override {

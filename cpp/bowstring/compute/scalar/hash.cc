@@ -775,8 +775,9 @@ class SparkHashFunction final : public ScalarFunction {
       : ScalarFunction(std::move(name), Arity{1, -1}, NullHandling::kCustom,
                        std::move(description)) {}
 
-  std::vector<std::string> signatures() const override {
-    return {std::string("(any, ...) -> ") + (sizeof(Seed) == 4 ? "int" : "bigint")};
+  std::vector<Signature> signatures() const override {
+    return parse_signatures(
+        {std::string("(any, any...) -> ") + (sizeof(Seed) == 4 ? "int" : "bigint")});
   }
 
   Resolution resolve(std::span<const TypePtr> arguments,

@@ -232,7 +232,7 @@ TEST(LazyCastTest, TryFunctionsGiveNullForMalformedStrings) {
 class EchoCast final : public ScalarFunction {
  public:
   EchoCast() : ScalarFunction("cast", {1, 1}, NullHandling::kPropagates, "Echoes.") {}
-  std::vector<std::string> signatures() const override { return {"(any) -> any"}; }
+  std::vector<Signature> signatures() const override { return parse_signatures({"(any) -> any"}); }
   Resolution resolve(std::span<const TypePtr> arguments, const FunctionOptions&) const override {
     return {arguments[0], {arguments[0]}};
   }

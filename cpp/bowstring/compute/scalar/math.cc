@@ -61,8 +61,8 @@ class DoubleFunction final : public ScalarFunction {
       : ScalarFunction(std::move(name), {kArity, kArity}, NullHandling::kPropagates,
                        std::move(description)) {}
 
-  std::vector<std::string> signatures() const override {
-    return {kUnary ? "(double) -> double" : "(double, double) -> double"};
+  std::vector<Signature> signatures() const override {
+    return parse_signatures({kUnary ? "(double) -> double" : "(double, double) -> double"});
   }
 
   Resolution resolve(std::span<const TypePtr> arguments,
@@ -102,8 +102,8 @@ class LogFunction final : public ScalarFunction {
                        "The logarithm of the last argument in the base given first (e when "
                        "there is one argument); NULL for non-positive values.") {}
 
-  std::vector<std::string> signatures() const override {
-    return {"(double) -> double", "(double, double) -> double"};
+  std::vector<Signature> signatures() const override {
+    return parse_signatures({"(double) -> double", "(double, double) -> double"});
   }
 
   Resolution resolve(std::span<const TypePtr> arguments,
@@ -137,7 +137,7 @@ class ConstantFunction final : public ScalarFunction {
       : ScalarFunction(std::move(name), {0, 0}, NullHandling::kPropagates, std::move(description)),
         value_(value) {}
 
-  std::vector<std::string> signatures() const override { return {"() -> double"}; }
+  std::vector<Signature> signatures() const override { return parse_signatures({"() -> double"}); }
   Resolution resolve(std::span<const TypePtr> /*arguments*/,
                      const FunctionOptions& /*options*/) const override {
     return {float64(), {}};
@@ -357,7 +357,9 @@ class RoundFunction final : public ScalarFunction {
       : ScalarFunction(std::move(name), {1, 2}, NullHandling::kPropagates, std::move(description)),
         mode_(mode) {}
 
-  std::vector<std::string> signatures() const override { return {"(numeric[, int]) -> numeric"}; }
+  std::vector<Signature> signatures() const override {
+    return parse_signatures({"(numeric[, int]) -> numeric"});
+  }
 
   Resolution resolve(std::span<const TypePtr> arguments,
                      const FunctionOptions& options) const override {
@@ -477,9 +479,10 @@ class FloorCeilFunction final : public ScalarFunction {
       : ScalarFunction(std::move(name), {1, 2}, NullHandling::kPropagates, std::move(description)),
         mode_(mode) {}
 
-  std::vector<std::string> signatures() const override {
-    return {"(double) -> bigint", "(bigint) -> bigint", "(decimal(p,s)) -> decimal(p-s+1,0)",
-            "(numeric, int) -> decimal"};
+  std::vector<Signature> signatures() const override {
+    return parse_signatures({"(double) -> bigint", "(bigint) -> bigint",
+                             "(decimal(p, s)) -> decimal(p - s + 1, 0)",
+                             "(numeric, int) -> decimal"});
   }
 
   Resolution resolve(std::span<const TypePtr> arguments,
@@ -613,7 +616,9 @@ class ExtremumFunction final : public ScalarFunction {
       : ScalarFunction(std::move(name), {2, -1}, NullHandling::kCustom, std::move(description)),
         greatest_(greatest) {}
 
-  std::vector<std::string> signatures() const override { return {"(T, T, ...) -> T"}; }
+  std::vector<Signature> signatures() const override {
+    return parse_signatures({"(T, T, T...) -> T"});
+  }
 
   Resolution resolve(std::span<const TypePtr> arguments,
                      const FunctionOptions& /*options*/) const override {

@@ -554,7 +554,7 @@ void add_membership(FunctionRegistry& registry) {
       registry, {"in"}, {2, -1}, NullHandling::kCustom,
       "Whether the first argument equals one of the others; null when not found and any is "
       "null.",
-      {"(T, T...) -> boolean"}, resolve_in,
+      {"(T, T, T...) -> boolean"}, resolve_in,
       [](std::span<const Datum> arguments, const TypePtr&, ExecContext& context) {
         return is_in(arguments[0], arguments.subspan(1), context.allocator);
       },

@@ -1001,7 +1001,7 @@ void register_string_functions(FunctionRegistry& registry) {
                {"(string, len: int) -> string"}, {kStr, kInt}, utf8(), strings::right);
   add_function(
       registry, "concat", {}, {0, -1}, "The arguments one after the other; null if any is null.",
-      {"(string...) -> string", "(binary...) -> binary"}, {kAny}, nullptr, strings::concat);
+      {"(string...) -> string", "(binary, binary...) -> binary"}, {kAny}, nullptr, strings::concat);
   add_function(
       registry, "concat_ws", {}, {1, -1},
       "The non-null strings (arrays of strings flattened) after the separator, joined by it.",
