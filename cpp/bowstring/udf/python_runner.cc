@@ -668,11 +668,12 @@ class RunReader final : public PythonRunReader {
   // Queues a result of partition `index`, waiting while `kQueuedResults` of them wait for
   // `next()`. False when the call was stopped meanwhile.
   //
-  // A partition ahead of the one being read that waits so holds its worker until the reader
-  // gets to it, which could starve another run sharing the pool for good (one whose results
-  // are read first, or in turns with this one's). So while a caller outside this run waits for
-  // a worker, such a partition stops waiting and keeps the rest of its results, so that its
-  // worker finishes and goes back: memory grows only while runs compete for too few workers.
+  // A partition that waits so holds its worker until the reader takes its results, which could
+  // starve another run sharing the pool for good (one whose results are read first, or in turns
+  // with this one's; with one worker, even this run's partition being read blocks the caller
+  // that reads the other run). So while a caller outside this run waits for a worker, such a
+  // partition stops waiting and keeps the rest of its results, so that its worker finishes and
+  // goes back: memory grows only while runs compete for too few workers.
   bool deliver(int64_t index, Call& call, RecordBatch batch) {
     std::unique_lock lock(mutex_);
     Partition& partition = partitions_.at(index);
@@ -685,7 +686,7 @@ class RunReader final : public PythonRunReader {
       const auto start = std::chrono::steady_clock::now();
       call.paused = true;
       while (!changed_.wait_for(lock, kStarvationCheckInterval, has_room)) {
-        if (index != current_ && pool_->others_waiting(this)) {
+        if (pool_->others_waiting(this)) {
           partition.unbounded = true;
         }
       }

@@ -88,9 +88,10 @@ struct RunMetrics {
 /// batches not yet taken by `next()` (its worker waits meanwhile), and partitions start at most
 /// twice the parallelism ahead of the one being read. Workers go to partitions in input order,
 /// so the partition being read never waits for a worker held by a later one. While a caller
-/// outside the run waits for a worker of the pool, partitions ahead of the one being read keep
-/// all their results instead, so that their workers go back (runs sharing a pool whose results
-/// are read in another order, or in turns, would otherwise starve).
+/// outside the run waits for a worker of the pool, a partition whose queue is full keeps all
+/// its results instead, so that its worker goes back (runs sharing a pool whose results are
+/// read in another order, or in turns, would otherwise starve; with one worker, even the
+/// partition being read must yield, as its reader may be waiting on the other run).
 class PythonRunReader : public RecordBatchReader {
  public:
   SchemaPtr schema() const override = 0;

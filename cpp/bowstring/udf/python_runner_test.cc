@@ -109,6 +109,38 @@ class PythonRunnerTest : public ::testing::Test {
     return reader->read_all();
   }
 
+  // Starts a run on `on` whose function yields each batch 20 times (more than a partition keeps
+  // waiting for the reader) and leaves it unread until its queues are full, holding workers;
+  // then reads a second run on the same pool to the end, then the first one.
+  void expect_runs_read_out_of_order_finish(const std::shared_ptr<WorkerPool>& on,
+                                            RunOptions options, int64_t input_rows) {
+    const char* const source = R"(
+def f(batches):
+    for batch in batches:
+        for _ in range(20):
+            yield batch
+)";
+    const PythonFunction repeat = function(FunctionKind::kArrow, source, numbers(0, 0).schema());
+    const std::unique_ptr<PythonRunReader> unread =
+        run_python(on, repeat, reader_of(numbers_table(input_rows, 10)), options);
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    options.cancel = CancellationToken();
+    const std::unique_ptr<PythonRunReader> read =
+        run_python(on, repeat, reader_of(numbers_table(input_rows, 10)), options);
+    int64_t rows = 0;
+    try {
+      // Were the second run starved, the guard cancels it (failing the test) rather than hang.
+      const testing::CancelAfter guard(options.cancel, std::chrono::seconds(60));
+      while (const std::optional<RecordBatch> batch = read->next()) {
+        rows += batch->num_rows();
+      }
+    } catch (const Cancelled&) {
+      ADD_FAILURE() << "the run read first got no worker within 60 s";
+    }
+    EXPECT_EQ(rows, input_rows * 20);
+    EXPECT_EQ(unread->read_all().num_rows(), input_rows * 20);
+  }
+
   // After a failure: the pool still runs a function correctly (replacing a lost worker).
   void expect_pool_serves_runs() {
     const Table input = numbers_table(300, 100);
@@ -662,36 +694,20 @@ def f(batches):
 }
 
 TEST_F(PythonRunnerTest, ARunNotBeingReadDoesNotStarveAnotherSharingThePool) {
-  // Twenty results per partition: more than a partition keeps waiting for the reader.
-  const char* const source = R"(
-def f(batches):
-    for batch in batches:
-        for _ in range(20):
-            yield batch
-)";
-  const PythonFunction repeat = function(FunctionKind::kArrow, source, numbers(0, 0).schema());
   RunOptions options;
   options.partition_rows = 10;
   options.parallelism = pool()->options().max_workers;
-  const std::unique_ptr<PythonRunReader> unread =
-      run_python(pool(), repeat, reader_of(numbers_table(40, 10)), options);
-  // Its partitions fill their queues, holding every worker of the pool.
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  options.cancel = CancellationToken();
-  const std::unique_ptr<PythonRunReader> read =
-      run_python(pool(), repeat, reader_of(numbers_table(40, 10)), options);
-  int64_t rows = 0;
-  try {
-    // Were the second run starved, the guard cancels it (failing the test) rather than hang.
-    const testing::CancelAfter guard(options.cancel, std::chrono::seconds(60));
-    while (const std::optional<RecordBatch> batch = read->next()) {
-      rows += batch->num_rows();
-    }
-  } catch (const Cancelled&) {
-    ADD_FAILURE() << "the run read first got no worker within 60 s";
-  }
-  EXPECT_EQ(rows, 40 * 20);
-  EXPECT_EQ(unread->read_all().num_rows(), 40 * 20);
+  expect_runs_read_out_of_order_finish(pool(), options, 40);
+}
+
+TEST_F(PythonRunnerTest, RunsReadInTurnsShareAPoolOfOneWorker) {
+  // The partition a run reads first holds the only worker once its queue is full; the caller
+  // reading the other run must still get that worker.
+  udf::PoolOptions single_worker = testing::python_pool_options(&output_, &log_);
+  single_worker.max_workers = 1;
+  RunOptions options;
+  options.partition_rows = 10;
+  expect_runs_read_out_of_order_finish(std::make_shared<WorkerPool>(single_worker), options, 20);
 }
 
 TEST_F(PythonRunnerTest, WaitNextWaitsAtMostTheTimeoutGiven) {
