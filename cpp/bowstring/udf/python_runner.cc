@@ -333,7 +333,13 @@ class RunReader final : public PythonRunReader {
           "exceeded the call timeout of " + std::to_string(options_.timeout->count()) + " ms";
     }
     abort_.on_cancel([this] { kill_all(); });
-    cancel_callback_ = options_.cancel.on_cancel([this] { stop("the call was cancelled", true); });
+    // A forked child may cancel the token it inherited: the run, its workers and its locks are
+    // the parent's, so the callback acts only in the process that started the run.
+    cancel_callback_ = options_.cancel.on_cancel([this, owner = ::getpid()] {
+      if (::getpid() == owner) {
+        stop("the call was cancelled", true);
+      }
+    });
     try {
       if (options_.timeout) {
         watchdog_ = std::thread([this] { watch(); });
