@@ -189,25 +189,23 @@ class SharedRunReader final : public RecordBatchReader {
 
   // For a Python caller, which holds the GIL: waits without it in steps, running the signal
   // handlers in between. When one raises (KeyboardInterrupt for Ctrl-C) the run is cancelled,
-  // as `cancel()` does, and its exception propagates.
+  // as `cancel()` does, and its exception propagates. `mutex_` is held only within a step:
+  // the handlers (and finalizers they may trigger) can read this run themselves, and another
+  // reading thread gets its turn.
   std::optional<RecordBatch> next_checking_signals() {
-    std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
-    bool ready = false;
-    {
-      nb::gil_scoped_release unlocked;
-      lock.lock();
-      ready = run_->wait_next(kSignalCheckInterval);
-    }
-    while (!ready) {
+    while (true) {
+      {
+        nb::gil_scoped_release unlocked;
+        const std::lock_guard<std::mutex> lock(mutex_);
+        if (run_->wait_next(kSignalCheckInterval)) {
+          return run_->next();
+        }
+      }
       if (PyErr_CheckSignals() != 0) {
         run_->cancel();
         throw nb::python_error();
       }
-      nb::gil_scoped_release unlocked;
-      ready = run_->wait_next(kSignalCheckInterval);
     }
-    nb::gil_scoped_release unlocked;
-    return run_->next();
   }
 
  private:
