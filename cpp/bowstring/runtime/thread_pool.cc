@@ -55,8 +55,9 @@ ThreadPool::ThreadPool(int threads, ThreadStarter start_thread)
   for (size_t i = 0; i < wanted; ++i) {
     try {
       threads_.push_back(start_thread([this, i] { work(static_cast<int>(i)); }));
-    } catch (const std::exception&) {
-      // Out of threads (std::system_error) or memory: run with the workers already started.
+    } catch (...) {
+      // Out of threads (std::system_error), memory, or whatever a starter throws: run with the
+      // workers already started.
       break;
     }
   }
@@ -277,6 +278,9 @@ void replace_default_pool_in_child() {
 }
 
 DefaultPool& default_pool() {
+  // Registered before any state is published, so that no fork can see a state without it.
+  [[maybe_unused]] static const int fork_handler =
+      pthread_atfork(nullptr, nullptr, &replace_default_pool_in_child);
   DefaultPool* state = default_pool_state.load();
   if (state != nullptr) {
     return *state;
@@ -286,7 +290,6 @@ DefaultPool& default_pool() {
     delete fresh;
     return *state;
   }
-  pthread_atfork(nullptr, nullptr, &replace_default_pool_in_child);
   return *fresh;
 }
 
