@@ -162,9 +162,9 @@ std::vector<TypePtr> types_of(const std::vector<BoundNodePtr>& nodes) {
 
 class Binder {
  public:
-  Binder(const Schema& schema, const compute::FunctionRegistry& registry,
-         compute::ExecContext& context)
-      : schema_(schema), registry_(registry), context_(context) {}
+  Binder(const Schema& schema, std::span<const std::string> column_sql,
+         const compute::FunctionRegistry& registry, compute::ExecContext& context)
+      : schema_(schema), column_sql_(column_sql), registry_(registry), context_(context) {}
 
   BoundNodePtr bind(const Expression& expression) {
     using EKind = Expression::Kind;
@@ -274,7 +274,8 @@ class Binder {
     node->path.push_back(matches[0]);
     node->columns.push_back(matches[0]);
     node->nullable = field->nullable();
-    std::string sql = detail::quote_identifier(field->name());
+    std::string sql =
+        column_sql_.empty() ? detail::quote_identifier(field->name()) : column_sql_[matches[0]];
     for (size_t p = 1; p < parts.size(); ++p) {
       if (field->type()->id() != TypeId::kStruct) {
         throw AnalysisError("INVALID_EXTRACT_BASE_FIELD_TYPE",
@@ -603,6 +604,7 @@ class Binder {
   }
 
   const Schema& schema_;
+  std::span<const std::string> column_sql_;
   const compute::FunctionRegistry& registry_;
   compute::ExecContext& context_;
 };
@@ -618,12 +620,16 @@ FieldPtr BoundExpression::field() const {
 
 BoundExpression bind_expression(const ExprPtr& expression, const Schema& schema,
                                 const compute::FunctionRegistry& registry,
-                                compute::ExecContext* context) {
+                                compute::ExecContext* context,
+                                std::span<const std::string> column_sql) {
   if (expression == nullptr) {
     throw InvalidArgument("bind needs an expression");
   }
+  if (!column_sql.empty() && column_sql.size() != static_cast<size_t>(schema.num_fields())) {
+    throw InvalidArgument("bind needs one column text per field of the schema");
+  }
   compute::ExecContext default_context;
-  Binder binder(schema, registry, context != nullptr ? *context : default_context);
+  Binder binder(schema, column_sql, registry, context != nullptr ? *context : default_context);
   return BoundExpression(binder.bind(*expression), expression->output_name());
 }
 

@@ -93,10 +93,13 @@ class BoundExpression {
 /// of literals into literals, evaluated with `context` (a default context when null). A subtree
 /// whose folding raises a Spark error stays unfolded: the error then happens only if rows
 /// reach it at run time, as in Spark.
+/// `column_sql`, when given, has one entry per field of `schema`: the text that stands for the
+/// column in the bound SQL and in messages (a plan's internal column names are ids; messages
+/// show the user's names).
 BoundExpression bind_expression(
     const ExprPtr& expression, const Schema& schema,
     const compute::FunctionRegistry& registry = compute::default_registry(),
-    compute::ExecContext* context = nullptr);
+    compute::ExecContext* context = nullptr, std::span<const std::string> column_sql = {});
 
 /// The rows of `batch` for which `predicate` (a bound BOOLEAN expression) is true; null counts
 /// as false. Returns the batch itself, without copying, when every row passes.

@@ -186,13 +186,16 @@ std::string join(const std::vector<std::string>& parts, size_t begin, size_t end
   return out;
 }
 
-std::string render(const Expression& expression, bool plain);
+using ColumnText = Expression::ColumnText;
 
-std::vector<std::string> render_operands(const Expression& expression, bool plain) {
+std::string render(const Expression& expression, bool plain, const ColumnText* columns);
+
+std::vector<std::string> render_operands(const Expression& expression, bool plain,
+                                         const ColumnText* columns) {
   std::vector<std::string> out;
   out.reserve(expression.operands().size());
   for (const ExprPtr& operand : expression.operands()) {
-    out.push_back(render(*operand, plain));
+    out.push_back(render(*operand, plain, columns));
   }
   return out;
 }
@@ -208,21 +211,22 @@ std::string render_column(const std::string& name, bool plain) {
   return out;
 }
 
-std::string render(const Expression& expression, bool plain) {
+std::string render(const Expression& expression, bool plain, const ColumnText* columns) {
   using Kind = Expression::Kind;
   switch (expression.kind()) {
     case Kind::kColumn:
-      return render_column(expression.name(), plain);
+      return columns != nullptr ? (*columns)(expression.name())
+                                : render_column(expression.name(), plain);
     case Kind::kLiteral:
       return detail::literal_sql(expression.value(), plain);
     case Kind::kCall:
-      return detail::call_sql(expression.name(), render_operands(expression, plain));
+      return detail::call_sql(expression.name(), render_operands(expression, plain, columns));
     case Kind::kCast:
       return std::string(expression.is_try() ? "TRY_CAST(" : "CAST(") +
-             render(*expression.operands()[0], plain) + " AS " +
+             render(*expression.operands()[0], plain, columns) + " AS " +
              spark_type_name(*expression.cast_type()) + ")";
     case Kind::kCaseWhen: {
-      const std::vector<std::string> operands = render_operands(expression, plain);
+      const std::vector<std::string> operands = render_operands(expression, plain, columns);
       const size_t branches = (operands.size() - (expression.has_else() ? 1 : 0)) / 2;
       std::string out = "CASE";
       for (size_t i = 0; i < branches; ++i) {
@@ -234,26 +238,26 @@ std::string render(const Expression& expression, bool plain) {
       return out + " END";
     }
     case Kind::kIn: {
-      const std::vector<std::string> operands = render_operands(expression, plain);
+      const std::vector<std::string> operands = render_operands(expression, plain, columns);
       return "(" + operands[0] + " IN (" + join(operands, 1, operands.size()) + "))";
     }
     case Kind::kIsNull:
-      return "(" + render(*expression.operands()[0], plain) + " IS NULL)";
+      return "(" + render(*expression.operands()[0], plain, columns) + " IS NULL)";
     case Kind::kIsNotNull:
-      return "(" + render(*expression.operands()[0], plain) + " IS NOT NULL)";
+      return "(" + render(*expression.operands()[0], plain, columns) + " IS NOT NULL)";
     case Kind::kAnd:
-      return "(" + render(*expression.operands()[0], plain) + " AND " +
-             render(*expression.operands()[1], plain) + ")";
+      return "(" + render(*expression.operands()[0], plain, columns) + " AND " +
+             render(*expression.operands()[1], plain, columns) + ")";
     case Kind::kOr:
-      return "(" + render(*expression.operands()[0], plain) + " OR " +
-             render(*expression.operands()[1], plain) + ")";
+      return "(" + render(*expression.operands()[0], plain, columns) + " OR " +
+             render(*expression.operands()[1], plain, columns) + ")";
     case Kind::kNot:
-      return "(NOT " + render(*expression.operands()[0], plain) + ")";
+      return "(NOT " + render(*expression.operands()[0], plain, columns) + ")";
     case Kind::kAlias:
       if (plain) {
-        return render(*expression.operands()[0], plain);
+        return render(*expression.operands()[0], plain, columns);
       }
-      return render(*expression.operands()[0], plain) + " AS " +
+      return render(*expression.operands()[0], plain, columns) + " AS " +
              detail::quote_identifier(expression.name());
   }
   return {};
@@ -423,7 +427,11 @@ std::string literal_sql(const Datum& scalar, bool plain) {
 
 }  // namespace detail
 
-std::string Expression::to_string() const { return render(*this, false); }
+std::string Expression::to_string() const { return render(*this, false, nullptr); }
+
+std::string Expression::to_string(const ColumnText& column_text) const {
+  return render(*this, false, &column_text);
+}
 
 std::string Expression::output_name() const {
   if (kind_ == Kind::kAlias) {
@@ -436,7 +444,7 @@ std::string Expression::output_name() const {
   if (kind_ == Kind::kCast && operands_[0]->kind() == Kind::kColumn) {
     return operands_[0]->output_name();
   }
-  return render(*this, true);
+  return render(*this, true, nullptr);
 }
 
 ExprPtr col(std::string name) { return make(Expression::Kind::kColumn, {}, std::move(name)); }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -58,6 +59,11 @@ class Expression {
   /// ELSE (10 / a) END", "CAST(a AS INT)", string literals quoted ('x'), BIGINT literals with
   /// an L suffix.
   std::string to_string() const;
+  /// Prints a column reference's name (as the expression holds it) as text.
+  using ColumnText = std::function<std::string(const std::string& name)>;
+  /// `to_string` with each column printed by `column_text` (a plan prints attributes with
+  /// their ids: "id#12L").
+  std::string to_string(const ColumnText& column_text) const;
   /// The name Spark gives the column an unaliased expression produces: the alias, the column
   /// (or struct field) name, for a cast of a column that column's name, otherwise the SQL text
   /// with literals printed plainly ("(a + 1)", "concat(s, x)", "NULL").

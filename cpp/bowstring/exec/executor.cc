@@ -1,0 +1,728 @@
+#include "bowstring/exec/executor.h"
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <tuple>
+#include <utility>
+
+#include "bowstring/array/builder.h"
+#include "bowstring/array/builder_primitive.h"
+#include "bowstring/array/concatenate.h"
+#include "bowstring/compute/aggregate/grouper.h"
+#include "bowstring/compute/vector/selection.h"
+#include "bowstring/runtime/thread_pool.h"
+#include "bowstring/util/error.h"
+
+namespace bowstring::exec {
+
+namespace {
+
+using Kind = PhysicalNode::Kind;
+
+/// A morsel's place in the order of a sink's input: the position of the pipeline that made it
+/// among those feeding the sink, then its position in that pipeline's source.
+struct MorselOrder {
+  int64_t sequence = 0;
+  int64_t index = 0;
+  bool operator<(const MorselOrder& other) const {
+    return std::tie(sequence, index) < std::tie(other.sequence, other.index);
+  }
+};
+
+/// Hands out morsels to the threads of a pipeline, in order; thread-safe.
+class Source {
+ public:
+  virtual ~Source() = default;
+  /// The next morsel and its index, or nullopt when there are no more.
+  virtual std::optional<std::pair<RecordBatch, int64_t>> next() = 0;
+  /// Morsels in all, or -1 when unknown.
+  virtual int64_t total() const = 0;
+};
+
+/// Morsels that already exist: slices of a table or of a finalized sink's batches.
+class BatchSource final : public Source {
+ public:
+  explicit BatchSource(std::vector<RecordBatch> batches) : batches_(std::move(batches)) {}
+
+  std::optional<std::pair<RecordBatch, int64_t>> next() override {
+    const int64_t index = next_.fetch_add(1, std::memory_order_relaxed);
+    if (index >= static_cast<int64_t>(batches_.size())) {
+      return std::nullopt;
+    }
+    return std::make_pair(batches_[static_cast<size_t>(index)], index);
+  }
+  int64_t total() const override { return static_cast<int64_t>(batches_.size()); }
+
+ private:
+  std::vector<RecordBatch> batches_;
+  std::atomic<int64_t> next_{0};
+};
+
+/// The values of a range, made morsel by morsel.
+class RangeSource final : public Source {
+ public:
+  RangeSource(const PhysicalNode& node, int64_t morsel_rows, Allocator* allocator)
+      : schema_(node.schema),
+        start_(node.start),
+        step_(node.step),
+        morsel_rows_(morsel_rows),
+        allocator_(allocator) {
+    // Rows = ceil((end - start) / step) when the range goes the step's way, computed without
+    // overflow in 128 bits.
+    const __int128 span = static_cast<__int128>(node.end) - node.start;
+    const __int128 step = node.step;
+    __int128 rows = 0;
+    if ((span > 0 && step > 0) || (span < 0 && step < 0)) {
+      rows = (span + step + (step > 0 ? -1 : 1)) / step;
+    }
+    rows_ = static_cast<int64_t>(rows);
+    morsels_ = (rows_ + morsel_rows_ - 1) / morsel_rows_;
+  }
+
+  std::optional<std::pair<RecordBatch, int64_t>> next() override {
+    const int64_t index = next_.fetch_add(1, std::memory_order_relaxed);
+    if (index >= morsels_) {
+      return std::nullopt;
+    }
+    const int64_t first = index * morsel_rows_;
+    const int64_t count = std::min(morsel_rows_, rows_ - first);
+    Int64Builder builder(allocator_);
+    builder.reserve(count);
+    int64_t value = start_ + first * step_;
+    for (int64_t i = 0; i < count; ++i, value += step_) {
+      builder.append(value);
+    }
+    return std::make_pair(RecordBatch(schema_, count, {builder.finish()}), index);
+  }
+  int64_t total() const override { return morsels_; }
+
+ private:
+  SchemaPtr schema_;
+  int64_t start_;
+  int64_t step_;
+  int64_t morsel_rows_;
+  Allocator* allocator_;
+  int64_t rows_ = 0;
+  int64_t morsels_ = 0;
+  std::atomic<int64_t> next_{0};
+};
+
+/// A stateless step of a pipeline: one batch in, one batch out.
+class Transform {
+ public:
+  explicit Transform(const PhysicalNode* node) : node_(node) {}
+  virtual ~Transform() = default;
+  virtual RecordBatch apply(const RecordBatch& batch, compute::ExecContext& context) const = 0;
+  const PhysicalNode& node() const { return *node_; }
+
+ private:
+  const PhysicalNode* node_;
+};
+
+class FilterTransform final : public Transform {
+ public:
+  using Transform::Transform;
+  RecordBatch apply(const RecordBatch& batch, compute::ExecContext& context) const override {
+    return expr::filter(batch, *node().predicate, context);
+  }
+};
+
+class ProjectTransform final : public Transform {
+ public:
+  using Transform::Transform;
+  RecordBatch apply(const RecordBatch& batch, compute::ExecContext& context) const override {
+    const std::vector<std::string> names = node().schema->field_names();
+    RecordBatch projected = expr::project(batch, node().expressions, names, context);
+    // Nullability follows the plan's attributes, not what evaluation could prove.
+    return RecordBatch(node().schema, projected.num_rows(), projected.columns());
+  }
+};
+
+/// The batches of one input of a union, labelled with the union's columns.
+class RelabelTransform final : public Transform {
+ public:
+  using Transform::Transform;
+  RecordBatch apply(const RecordBatch& batch, compute::ExecContext&) const override {
+    return RecordBatch(node().schema, batch.num_rows(), batch.columns());
+  }
+};
+
+/// The state one thread keeps while it feeds a sink.
+class LocalState {
+ public:
+  virtual ~LocalState() = default;
+};
+
+/// The end of a pipeline: collects what threads push, merges their states and finalizes.
+class Sink {
+ public:
+  explicit Sink(std::string name) : name_(std::move(name)) {}
+  virtual ~Sink() = default;
+  virtual std::unique_ptr<LocalState> make_local() = 0;
+  virtual void consume(LocalState& local, const RecordBatch& batch, MorselOrder order) = 0;
+  /// Merges a thread's state; called once per state, from any thread.
+  virtual void combine(LocalState& local) = 0;
+  /// After every pipeline feeding the sink has finished.
+  virtual void finalize(compute::ExecContext& context) = 0;
+  /// Whether the sink needs no more input (a satisfied limit).
+  virtual bool done() const { return false; }
+  /// The finalized result, in order.
+  virtual std::vector<RecordBatch> results() = 0;
+  const std::string& name() const { return name_; }
+
+ private:
+  std::string name_;
+};
+
+/// A batch and its place in the order.
+struct OrderedBatch {
+  MorselOrder order;
+  RecordBatch batch;
+};
+
+class CollectState final : public LocalState {
+ public:
+  std::vector<OrderedBatch> batches;
+};
+
+/// Keeps batches in order: the query's result, or a limit of the rows before it.
+class LimitSink final : public Sink {
+ public:
+  LimitSink(std::string name, SchemaPtr schema, int64_t limit, int64_t offset)
+      : Sink(std::move(name)), schema_(std::move(schema)), limit_(limit), offset_(offset) {}
+
+  std::unique_ptr<LocalState> make_local() override { return std::make_unique<CollectState>(); }
+
+  void consume(LocalState& local, const RecordBatch& batch, MorselOrder order) override {
+    static_cast<CollectState&>(local).batches.push_back({order, batch});
+    rows_.fetch_add(batch.num_rows(), std::memory_order_relaxed);
+  }
+
+  void combine(LocalState& local) override {
+    auto& state = static_cast<CollectState&>(local);
+    const std::lock_guard lock(mutex_);
+    for (OrderedBatch& batch : state.batches) {
+      batches_.push_back(std::move(batch));
+    }
+  }
+
+  // Morsels are taken in order, so once enough rows arrived every morsel before the last one
+  // taken has been taken too: the rows kept are the first ones.
+  bool done() const override {
+    return limit_ >= 0 && rows_.load(std::memory_order_relaxed) >= offset_ + limit_;
+  }
+
+  void finalize(compute::ExecContext&) override {
+    std::stable_sort(
+        batches_.begin(), batches_.end(),
+        [](const OrderedBatch& a, const OrderedBatch& b) { return a.order < b.order; });
+    int64_t skip = offset_;
+    int64_t remaining = limit_ < 0 ? INT64_MAX : limit_;
+    for (const OrderedBatch& entry : batches_) {
+      const RecordBatch& batch = entry.batch;
+      const int64_t skipped = std::min(skip, batch.num_rows());
+      skip -= skipped;
+      const int64_t take = std::min(remaining, batch.num_rows() - skipped);
+      if (take > 0) {
+        results_.push_back(skipped == 0 && take == batch.num_rows() ? batch
+                                                                    : batch.slice(skipped, take));
+        remaining -= take;
+      }
+    }
+    batches_.clear();
+  }
+
+  std::vector<RecordBatch> results() override { return std::move(results_); }
+
+ private:
+  SchemaPtr schema_;
+  int64_t limit_;
+  int64_t offset_;
+  std::atomic<int64_t> rows_{0};
+  std::mutex mutex_;
+  std::vector<OrderedBatch> batches_;
+  std::vector<RecordBatch> results_;
+};
+
+/// Evaluates bound expressions over a batch into arrays of its length.
+std::vector<Array> evaluate_all(const std::vector<expr::BoundExpression>& expressions,
+                                const RecordBatch& batch, compute::ExecContext& context) {
+  std::vector<Array> out;
+  out.reserve(expressions.size());
+  for (const expr::BoundExpression& expression : expressions) {
+    out.push_back(
+        expression.evaluate(batch, context).to_array(batch.num_rows(), context.allocator));
+  }
+  return out;
+}
+
+/// One thread's (or the final) groups and aggregate states.
+class AggregateState final : public LocalState {
+ public:
+  AggregateState(const PhysicalNode& node, compute::ExecContext& context) {
+    std::vector<TypePtr> key_types;
+    for (const expr::BoundExpression& key : node.keys) {
+      key_types.push_back(key.type());
+    }
+    if (!key_types.empty()) {
+      grouper = compute::Grouper::make(key_types, context.allocator);
+    }
+    for (const AggregateSpec& spec : node.aggregates) {
+      std::vector<TypePtr> types;
+      for (const expr::BoundExpression& argument : spec.arguments) {
+        types.push_back(argument.type());
+      }
+      aggregators.push_back(spec.function->make_aggregator(types, spec.options, context));
+    }
+    if (grouper == nullptr) {
+      resize(1);
+    }
+  }
+
+  void resize(int64_t groups) {
+    num_groups = std::max(num_groups, groups);
+    for (auto& aggregator : aggregators) {
+      aggregator->resize(num_groups);
+    }
+  }
+
+  std::unique_ptr<compute::Grouper> grouper;
+  std::vector<std::unique_ptr<compute::GroupedAggregator>> aggregators;
+  int64_t num_groups = 0;
+};
+
+/// Hash aggregation: each thread groups its morsels into its own table and aggregate states;
+/// the states are merged into one table, which is finalized into the groups' rows.
+class HashAggregateSink final : public Sink {
+ public:
+  HashAggregateSink(const PhysicalNode& node, compute::ExecContext& context)
+      : Sink("HashAggregate"), node_(node), context_(context) {}
+
+  std::unique_ptr<LocalState> make_local() override {
+    return std::make_unique<AggregateState>(node_, context_);
+  }
+
+  void consume(LocalState& local, const RecordBatch& batch, MorselOrder) override {
+    auto& state = static_cast<AggregateState&>(local);
+    const int64_t rows = batch.num_rows();
+    std::vector<uint32_t> ids(static_cast<size_t>(rows), 0);
+    if (state.grouper != nullptr) {
+      const std::vector<Array> keys = evaluate_all(node_.keys, batch, context_);
+      state.grouper->consume(keys, ids.data());
+      state.resize(state.grouper->num_groups());
+    }
+    for (size_t a = 0; a < node_.aggregates.size(); ++a) {
+      std::vector<compute::Datum> arguments;
+      for (const expr::BoundExpression& argument : node_.aggregates[a].arguments) {
+        arguments.push_back(argument.evaluate(batch, context_));
+      }
+      state.aggregators[a]->update(arguments, ids);
+    }
+  }
+
+  void combine(LocalState& local) override {
+    auto& state = static_cast<AggregateState&>(local);
+    const std::lock_guard lock(mutex_);
+    if (global_ == nullptr) {
+      global_ = std::make_unique<AggregateState>(node_, context_);
+    }
+    std::vector<uint32_t> ids(static_cast<size_t>(state.num_groups), 0);
+    if (state.grouper != nullptr) {
+      if (state.num_groups == 0) {
+        return;
+      }
+      global_->grouper->consume(state.grouper->unique_keys(), ids.data());
+      global_->resize(global_->grouper->num_groups());
+    }
+    for (size_t a = 0; a < state.aggregators.size(); ++a) {
+      global_->aggregators[a]->merge(state.aggregators[a]->state(), ids);
+    }
+  }
+
+  void finalize(compute::ExecContext&) override {
+    if (global_ == nullptr) {
+      global_ = std::make_unique<AggregateState>(node_, context_);
+    }
+    std::vector<Array> columns;
+    int64_t rows = global_->num_groups;
+    if (global_->grouper != nullptr) {
+      columns = global_->grouper->unique_keys();
+      rows = global_->grouper->num_groups();
+    }
+    for (auto& aggregator : global_->aggregators) {
+      columns.push_back(aggregator->finish());
+    }
+    result_ = RecordBatch(node_.schema, rows, std::move(columns));
+    global_.reset();
+  }
+
+  std::vector<RecordBatch> results() override { return {std::move(*result_)}; }
+
+ private:
+  const PhysicalNode& node_;
+  compute::ExecContext& context_;
+  std::mutex mutex_;
+  std::unique_ptr<AggregateState> global_;
+  std::optional<RecordBatch> result_;
+};
+
+/// Concatenates batches (of `schema`) into one.
+RecordBatch concatenate_batches(const SchemaPtr& schema, const std::vector<RecordBatch>& batches,
+                                Allocator* allocator) {
+  if (batches.size() == 1) {
+    return batches[0];
+  }
+  std::vector<Array> columns;
+  int64_t rows = 0;
+  for (const RecordBatch& batch : batches) {
+    rows += batch.num_rows();
+  }
+  for (int c = 0; c < schema->num_fields(); ++c) {
+    std::vector<Array> chunks;
+    for (const RecordBatch& batch : batches) {
+      chunks.push_back(batch.column(c));
+    }
+    columns.push_back(chunks.empty() ? make_builder(schema->field(c)->type(), allocator)->finish()
+                                     : concatenate(chunks, allocator));
+  }
+  return RecordBatch(schema, rows, std::move(columns));
+}
+
+/// Sort, and top-N when `limit` is set: collects every row, orders them by the keys.
+class SortSink final : public Sink {
+ public:
+  SortSink(const PhysicalNode& node, compute::ExecContext& context)
+      : Sink(node.kind == Kind::kTopN ? "TakeOrderedAndProject" : "Sort"),
+        node_(node),
+        context_(context) {}
+
+  std::unique_ptr<LocalState> make_local() override { return std::make_unique<CollectState>(); }
+
+  void consume(LocalState& local, const RecordBatch& batch, MorselOrder order) override {
+    auto& state = static_cast<CollectState&>(local);
+    state.batches.push_back({order, batch});
+    if (node_.kind == Kind::kTopN) {
+      // A thread keeps only its best rows once it holds several times as many as needed.
+      int64_t rows = 0;
+      for (const OrderedBatch& entry : state.batches) {
+        rows += entry.batch.num_rows();
+      }
+      const int64_t wanted = node_.limit + node_.offset;
+      if (rows > std::max<int64_t>(4 * wanted, 4096)) {
+        RecordBatch best = select(state.batches, wanted);
+        state.batches.clear();
+        state.batches.push_back({order, std::move(best)});
+      }
+    }
+  }
+
+  void combine(LocalState& local) override {
+    auto& state = static_cast<CollectState&>(local);
+    const std::lock_guard lock(mutex_);
+    for (OrderedBatch& batch : state.batches) {
+      batches_.push_back(std::move(batch));
+    }
+  }
+
+  void finalize(compute::ExecContext&) override {
+    // Input order first, so that rows with equal keys keep it (the sort is stable).
+    std::stable_sort(
+        batches_.begin(), batches_.end(),
+        [](const OrderedBatch& a, const OrderedBatch& b) { return a.order < b.order; });
+    const int64_t wanted = node_.kind == Kind::kTopN ? node_.limit + node_.offset : -1;
+    RecordBatch sorted = select(batches_, wanted);
+    batches_.clear();
+    if (node_.kind == Kind::kTopN) {
+      const int64_t skip = std::min(node_.offset, sorted.num_rows());
+      sorted = sorted.slice(skip);
+    }
+    result_ = std::move(sorted);
+  }
+
+  std::vector<RecordBatch> results() override { return {std::move(*result_)}; }
+
+ private:
+  /// The rows of `batches` in key order: all of them, or the first `wanted` (when >= 0).
+  RecordBatch select(const std::vector<OrderedBatch>& batches, int64_t wanted) const {
+    std::vector<RecordBatch> inputs;
+    for (const OrderedBatch& entry : batches) {
+      inputs.push_back(entry.batch);
+    }
+    const SchemaPtr& schema = node_.children[0]->schema;
+    const RecordBatch all = concatenate_batches(schema, inputs, context_.allocator);
+    const std::vector<Array> keys = evaluate_all(node_.keys, all, context_);
+    const Array indices = wanted >= 0
+                              ? compute::top_n(keys, node_.sort_keys, wanted, context_.allocator)
+                              : compute::sort_indices(keys, node_.sort_keys, context_.allocator);
+    RecordBatch taken = compute::take(all, indices, context_.allocator);
+    return RecordBatch(node_.schema, taken.num_rows(), taken.columns());
+  }
+
+  const PhysicalNode& node_;
+  compute::ExecContext& context_;
+  std::mutex mutex_;
+  std::vector<OrderedBatch> batches_;
+  std::optional<RecordBatch> result_;
+};
+
+/// A source, the transforms its morsels go through, and the sink they end in.
+struct Pipeline {
+  /// Makes the source when the pipeline starts: a breaker's results exist only then.
+  std::function<std::unique_ptr<Source>()> make_source;
+  std::string source_name;
+  std::vector<std::shared_ptr<const Transform>> transforms;
+  Sink* sink = nullptr;
+  int64_t sequence = 0;
+  /// Whether it is the last pipeline feeding its sink (which is finalized after it).
+  bool finalizes_sink = false;
+};
+
+/// Morsels of at most `rows` rows of `batches`, zero-copy.
+std::vector<RecordBatch> morsels_of(const std::vector<RecordBatch>& batches, int64_t rows) {
+  std::vector<RecordBatch> out;
+  for (const RecordBatch& batch : batches) {
+    for (int64_t offset = 0; offset < batch.num_rows(); offset += rows) {
+      out.push_back(batch.slice(offset, std::min(rows, batch.num_rows() - offset)));
+    }
+  }
+  return out;
+}
+
+class Executor {
+ public:
+  Executor(const compute::ExecContext& context, const QueryOptions& options)
+      : context_(context), options_(options) {
+    if (options_.morsel_rows < 1) {
+      throw InvalidArgument("a query needs morsels of at least 1 row, not " +
+                            std::to_string(options_.morsel_rows));
+    }
+    if (options_.threads < 0) {
+      throw InvalidArgument("a query needs a number of threads of at least 0, not " +
+                            std::to_string(options_.threads));
+    }
+  }
+
+  Table run(const PhysicalPtr& plan) {
+    auto result = std::make_unique<LimitSink>("Result", plan->schema, -1, 0);
+    Sink* sink = result.get();
+    sinks_.push_back(std::move(result));
+    build(*plan, sink, {});
+    mark_last_feeders();
+    for (size_t p = 0; p < pipelines_.size(); ++p) {
+      run_pipeline(static_cast<int>(p));
+    }
+    std::vector<RecordBatch> batches = sink->results();
+    const SchemaPtr schema = plan::output_schema(plan->output);
+    std::vector<RecordBatch> relabelled;
+    for (const RecordBatch& batch : batches) {
+      relabelled.emplace_back(schema, batch.num_rows(), batch.columns());
+    }
+    if (relabelled.empty()) {
+      std::vector<ChunkedArray> columns;
+      for (const FieldPtr& field : schema->fields()) {
+        columns.emplace_back(field->type(), std::vector<Array>{});
+      }
+      return Table(schema, 0, std::move(columns));
+    }
+    return Table::from_batches(schema, relabelled);
+  }
+
+ private:
+  void add_pipeline(Pipeline pipeline) {
+    pipeline.sequence = sequences_[pipeline.sink]++;
+    pipelines_.push_back(std::move(pipeline));
+  }
+
+  void build(const PhysicalNode& node, Sink* sink,
+             std::vector<std::shared_ptr<const Transform>> above) {
+    auto prepend = [&](std::shared_ptr<const Transform> transform) {
+      above.insert(above.begin(), std::move(transform));
+    };
+    switch (node.kind) {
+      case Kind::kTableScan: {
+        Pipeline pipeline;
+        const Table table = *node.table;
+        const int64_t rows = options_.morsel_rows;
+        pipeline.make_source = [table, rows] {
+          return std::make_unique<BatchSource>(table.to_batches(rows));
+        };
+        pipeline.source_name = std::string(node.name());
+        pipeline.transforms = std::move(above);
+        pipeline.sink = sink;
+        add_pipeline(std::move(pipeline));
+        return;
+      }
+      case Kind::kRange: {
+        Pipeline pipeline;
+        const PhysicalNode* range = &node;
+        pipeline.make_source = [this, range] {
+          return std::make_unique<RangeSource>(*range, options_.morsel_rows, context_.allocator);
+        };
+        pipeline.source_name = "Range";
+        pipeline.transforms = std::move(above);
+        pipeline.sink = sink;
+        add_pipeline(std::move(pipeline));
+        return;
+      }
+      case Kind::kFilter:
+        prepend(std::make_shared<FilterTransform>(&node));
+        build(*node.children[0], sink, std::move(above));
+        return;
+      case Kind::kProject:
+        prepend(std::make_shared<ProjectTransform>(&node));
+        build(*node.children[0], sink, std::move(above));
+        return;
+      case Kind::kUnion:
+        for (const PhysicalPtr& child : node.children) {
+          std::vector<std::shared_ptr<const Transform>> branch = above;
+          branch.insert(branch.begin(), std::make_shared<RelabelTransform>(&node));
+          build(*child, sink, std::move(branch));
+        }
+        return;
+      case Kind::kHashAggregate:
+      case Kind::kSort:
+      case Kind::kTopN:
+      case Kind::kLimit: {
+        Sink* breaker = make_sink(node);
+        build(*node.children[0], breaker, {});
+        Pipeline pipeline;
+        const int64_t rows = options_.morsel_rows;
+        pipeline.make_source = [breaker, rows] {
+          return std::make_unique<BatchSource>(morsels_of(breaker->results(), rows));
+        };
+        pipeline.source_name = breaker->name();
+        pipeline.transforms = std::move(above);
+        pipeline.sink = sink;
+        add_pipeline(std::move(pipeline));
+        return;
+      }
+    }
+  }
+
+  Sink* make_sink(const PhysicalNode& node) {
+    std::unique_ptr<Sink> sink;
+    switch (node.kind) {
+      case Kind::kHashAggregate:
+        sink = std::make_unique<HashAggregateSink>(node, context_);
+        break;
+      case Kind::kSort:
+      case Kind::kTopN:
+        sink = std::make_unique<SortSink>(node, context_);
+        break;
+      default:
+        sink = std::make_unique<LimitSink>(node.kind == Kind::kLimit ? "GlobalLimit" : "Limit",
+                                           node.schema, node.limit, node.offset);
+        break;
+    }
+    sinks_.push_back(std::move(sink));
+    return sinks_.back().get();
+  }
+
+  void mark_last_feeders() {
+    std::map<Sink*, size_t> last;
+    for (size_t p = 0; p < pipelines_.size(); ++p) {
+      last[pipelines_[p].sink] = p;
+    }
+    for (const auto& [sink, p] : last) {
+      pipelines_[p].finalizes_sink = true;
+    }
+  }
+
+  /// Runs `work`, naming the operator in an out-of-memory error.
+  template <typename Work>
+  static void in_operator(const std::string& name, Work&& work) {
+    try {
+      work();
+    } catch (const OutOfMemory& error) {
+      throw OutOfMemory(std::string(error.what()) + " (while running " + name + ")");
+    }
+  }
+
+  void report(PipelineProgress progress) {
+    if (options_.progress) {
+      const std::lock_guard lock(progress_mutex_);
+      options_.progress(progress);
+    }
+  }
+
+  void run_pipeline(int index) {
+    Pipeline& pipeline = pipelines_[static_cast<size_t>(index)];
+    options_.cancellation.throw_if_cancelled("the query was cancelled");
+    std::unique_ptr<Source> source = pipeline.make_source();
+    std::shared_ptr<ThreadPool> pool = default_thread_pool();
+    int threads = options_.threads > 0 ? std::min(options_.threads, pool->size()) : pool->size();
+    if (source->total() >= 0) {
+      threads = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(threads, source->total())));
+    }
+    std::atomic<int64_t> morsels_done{0};
+    std::atomic<int64_t> rows_done{0};
+    PipelineProgress progress;
+    progress.pipeline = index;
+    progress.pipelines = static_cast<int>(pipelines_.size());
+    progress.source = pipeline.source_name;
+    progress.sink = pipeline.sink->name();
+    progress.morsels_total = source->total();
+    Sink& sink = *pipeline.sink;
+    TaskGroup group(*pool);
+    auto work = [&] {
+      std::unique_ptr<LocalState> local = sink.make_local();
+      compute::ExecContext context = context_;
+      while (!sink.done() && !group.cancelled() && !options_.cancellation.cancelled()) {
+        std::optional<std::pair<RecordBatch, int64_t>> morsel;
+        in_operator(pipeline.source_name, [&] { morsel = source->next(); });
+        if (!morsel) {
+          break;
+        }
+        RecordBatch batch = std::move(morsel->first);
+        for (const std::shared_ptr<const Transform>& transform : pipeline.transforms) {
+          in_operator(std::string(transform->node().name()),
+                      [&] { batch = transform->apply(batch, context); });
+        }
+        in_operator(sink.name(), [&] {
+          sink.consume(*local, batch, MorselOrder{pipeline.sequence, morsel->second});
+        });
+        PipelineProgress now = progress;
+        now.morsels_done = morsels_done.fetch_add(1, std::memory_order_relaxed) + 1;
+        now.rows_done =
+            rows_done.fetch_add(batch.num_rows(), std::memory_order_relaxed) + batch.num_rows();
+        report(now);
+      }
+      in_operator(sink.name(), [&] { sink.combine(*local); });
+    };
+    for (int t = 1; t < threads; ++t) {
+      group.submit(work);
+    }
+    group.run_and_wait(work);
+    options_.cancellation.throw_if_cancelled("the query was cancelled");
+    if (pipeline.finalizes_sink) {
+      in_operator(sink.name(), [&] { sink.finalize(context_); });
+    }
+    progress.morsels_done = morsels_done.load();
+    progress.rows_done = rows_done.load();
+    progress.finished = true;
+    report(progress);
+  }
+
+  compute::ExecContext context_;
+  QueryOptions options_;
+  std::vector<std::unique_ptr<Sink>> sinks_;
+  std::vector<Pipeline> pipelines_;
+  std::map<Sink*, int64_t> sequences_;
+  std::mutex progress_mutex_;
+};
+
+}  // namespace
+
+Table execute(const PhysicalPtr& plan, const compute::ExecContext& context,
+              const QueryOptions& options) {
+  if (plan == nullptr) {
+    throw InvalidArgument("execute needs a plan");
+  }
+  return Executor(context, options).run(plan);
+}
+
+}  // namespace bowstring::exec

@@ -1,0 +1,264 @@
+#include "bowstring/exec/executor.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+
+#include "bowstring/compute/core/errors.h"
+#include "bowstring/exec/exec_testing.h"
+#include "bowstring/memory/allocator.h"
+#include "bowstring/testing/array_testing.h"
+
+namespace bowstring::exec {
+namespace {
+
+using bowstring::testing::make_array;
+using bowstring::testing::make_string_array;
+using expr::call;
+using expr::col;
+using expr::lit;
+using testing::rows_of;
+using testing::run_query;
+using testing::sorted_rows_of;
+
+/// A table k (string, with nulls), v (bigint, with nulls), split into two chunks.
+Table sample_table() {
+  SchemaPtr schema =
+      bowstring::schema({field("k", utf8()), field("v", int64()), field("w", float64())});
+  auto chunk = [&](std::vector<std::optional<std::string>> k, std::vector<std::optional<int64_t>> v,
+                   std::vector<std::optional<double>> w) {
+    return std::vector<Array>{make_string_array(k), make_array<int64_t>(v), make_array<double>(w)};
+  };
+  std::vector<Array> first = chunk({"a", "b", "a", std::nullopt, "c"}, {1, 2, 3, 4, std::nullopt},
+                                   {0.5, 1.5, 2.5, 3.5, 4.5});
+  std::vector<Array> second =
+      chunk({"b", "a", std::nullopt, "c", "a"}, {5, 6, 7, 8, 9}, {5.5, 6.5, 7.5, 8.5, 9.5});
+  std::vector<ChunkedArray> columns;
+  for (size_t c = 0; c < 3; ++c) {
+    columns.emplace_back(std::vector<Array>{first[c], second[c]});
+  }
+  return Table(schema, 10, std::move(columns));
+}
+
+/// Every test runs with morsels of 1, 3 and 8192 rows, on 1 and 4 threads: operators must give
+/// the same answers whatever the batch boundaries and the interleaving.
+struct Mode {
+  int64_t morsel_rows;
+  int threads;
+};
+
+class ExecutorTest : public ::testing::TestWithParam<Mode> {
+ protected:
+  QueryOptions options() const {
+    QueryOptions options;
+    options.morsel_rows = GetParam().morsel_rows;
+    options.threads = GetParam().threads;
+    return options;
+  }
+  Table run(const plan::PlanPtr& plan) { return run_query(plan, options()); }
+};
+
+INSTANTIATE_TEST_SUITE_P(VerificationModes, ExecutorTest,
+                         ::testing::Values(Mode{1, 1}, Mode{3, 1}, Mode{8192, 1}, Mode{1, 4},
+                                           Mode{3, 4}, Mode{8192, 4}),
+                         [](const auto& info) {
+                           return "morsel" + std::to_string(info.param.morsel_rows) + "_threads" +
+                                  std::to_string(info.param.threads);
+                         });
+
+TEST_P(ExecutorTest, ScanReturnsEveryRowInOrderWithUserNames) {
+  const Table result = run(plan::local_relation(sample_table()));
+  EXPECT_EQ(result.schema()->field_names(), (std::vector<std::string>{"k", "v", "w"}));
+  EXPECT_EQ(rows_of(result).front(), "\"a\", 1, 0.5");
+  EXPECT_EQ(rows_of(result).back(), "\"a\", 9, 9.5");
+  EXPECT_EQ(result.num_rows(), 10);
+}
+
+TEST_P(ExecutorTest, FilterAndProjectKeepOrder) {
+  auto plan = plan::project(
+      plan::filter(plan::local_relation(sample_table()), call(">", {col("v"), lit(int64_t{2})})),
+      {col("k"), expr::alias(call("*", {col("v"), lit(int64_t{10})}), "v10")});
+  const Table result = run(plan);
+  EXPECT_EQ(result.schema()->field_names(), (std::vector<std::string>{"k", "v10"}));
+  EXPECT_EQ(rows_of(result),
+            (std::vector<std::string>{"\"a\", 30", "null, 40", "\"b\", 50", "\"a\", 60", "null, 70",
+                                      "\"c\", 80", "\"a\", 90"}));
+}
+
+TEST_P(ExecutorTest, RangeCountsByStepBothWays) {
+  EXPECT_EQ(rows_of(run(plan::range(0, 10, 3))), (std::vector<std::string>{"0", "3", "6", "9"}));
+  EXPECT_EQ(rows_of(run(plan::range(5, 0, -2))), (std::vector<std::string>{"5", "3", "1"}));
+  EXPECT_EQ(run(plan::range(0, 0)).num_rows(), 0);
+  EXPECT_EQ(run(plan::range(3, 0)).num_rows(), 0);
+  const Table big = run(plan::aggregate(plan::range(0, 100000), {},
+                                        {call("sum", {col("id")}), call("count", {col("id")})}));
+  EXPECT_EQ(rows_of(big), (std::vector<std::string>{"4999950000, 100000"}));
+}
+
+TEST_P(ExecutorTest, GroupByWithNullKeys) {
+  auto plan = plan::aggregate(
+      plan::local_relation(sample_table()), {col("k")},
+      {col("k"), call("sum", {col("v")}), call("count", {col("v")}), call("max", {col("w")})});
+  const Table result = run(plan);
+  EXPECT_EQ(result.schema()->field_names(),
+            (std::vector<std::string>{"k", "sum(v)", "count(v)", "max(w)"}));
+  EXPECT_EQ(sorted_rows_of(result),
+            (std::vector<std::string>{"\"a\", 19, 4, 9.5", "\"b\", 7, 2, 5.5", "\"c\", 8, 1, 8.5",
+                                      "null, 11, 2, 7.5"}));
+}
+
+TEST_P(ExecutorTest, GlobalAggregateOfNoRowsIsOneRow) {
+  auto empty =
+      plan::filter(plan::local_relation(sample_table()), call(">", {col("v"), lit(int64_t{100})}));
+  const Table result =
+      run(plan::aggregate(empty, {}, {call("count", {col("v")}), call("sum", {col("v")})}));
+  EXPECT_EQ(rows_of(result), (std::vector<std::string>{"0, null"}));
+  const Table grouped =
+      run(plan::aggregate(empty, {col("k")}, {col("k"), call("count", {col("v")})}));
+  EXPECT_EQ(grouped.num_rows(), 0);
+}
+
+TEST_P(ExecutorTest, ExpressionsOverAggregatesAndKeys) {
+  auto plan = plan::aggregate(
+      plan::local_relation(sample_table()), {col("k")},
+      {expr::alias(call("upper", {col("k")}), "K"),
+       expr::alias(call("+", {call("sum", {col("v")}), call("count", {col("v")})}), "total")});
+  EXPECT_EQ(sorted_rows_of(run(plan)),
+            (std::vector<std::string>{"\"A\", 23", "\"B\", 9", "\"C\", 9", "null, 13"}));
+}
+
+TEST_P(ExecutorTest, DistinctRows) {
+  auto plan = plan::distinct(plan::project(plan::local_relation(sample_table()), {col("k")}));
+  EXPECT_EQ(sorted_rows_of(run(plan)),
+            (std::vector<std::string>{"\"a\"", "\"b\"", "\"c\"", "null"}));
+}
+
+TEST_P(ExecutorTest, SortWithNullPlacementAndDirection) {
+  auto source = plan::local_relation(sample_table());
+  const Table ascending = run(plan::project(
+      plan::sort(source, {{col("v"), compute::SortKey{true, std::nullopt}}}), {col("v")}));
+  EXPECT_EQ(rows_of(ascending),
+            (std::vector<std::string>{"null", "1", "2", "3", "4", "5", "6", "7", "8", "9"}));
+  const Table by_key =
+      run(plan::project(plan::sort(source, {{col("k"), compute::SortKey{false, std::nullopt}},
+                                            {col("v"), compute::SortKey{true, std::nullopt}}}),
+                        {col("k"), col("v")}));
+  EXPECT_EQ(rows_of(by_key),
+            (std::vector<std::string>{"\"c\", null", "\"c\", 8", "\"b\", 2", "\"b\", 5", "\"a\", 1",
+                                      "\"a\", 3", "\"a\", 6", "\"a\", 9", "null, 4", "null, 7"}));
+}
+
+TEST_P(ExecutorTest, TopNAndLimitWithOffset) {
+  auto source = plan::local_relation(sample_table());
+  auto by_v_desc = plan::sort(source, {{col("v"), compute::SortKey{false, std::nullopt}}});
+  EXPECT_EQ(rows_of(run(plan::project(plan::limit(by_v_desc, 3), {col("v")}))),
+            (std::vector<std::string>{"9", "8", "7"}));
+  EXPECT_EQ(rows_of(run(plan::project(plan::limit(by_v_desc, 2, 3), {col("v")}))),
+            (std::vector<std::string>{"6", "5"}));
+  EXPECT_EQ(rows_of(run(plan::project(plan::limit(source, 4, 1), {col("v")}))),
+            (std::vector<std::string>{"2", "3", "4", "null"}));
+  EXPECT_EQ(rows_of(run(plan::project(plan::limit(source, -1, 8), {col("v")}))),
+            (std::vector<std::string>{"8", "9"}));
+  EXPECT_EQ(run(plan::limit(source, 0)).num_rows(), 0);
+  EXPECT_EQ(run(plan::limit(source, 100)).num_rows(), 10);
+}
+
+TEST_P(ExecutorTest, UnionKeepsChildOrderAndWidensTypes) {
+  auto ints = plan::project(plan::range(0, 3), {expr::alias(expr::cast(col("id"), int32()), "x")});
+  auto doubles = plan::project(plan::local_relation(sample_table()), {expr::alias(col("w"), "y")});
+  const Table result = run(plan::limit(plan::union_all({ints, doubles}), 5));
+  EXPECT_EQ(result.schema()->field(0)->type()->id(), TypeId::kFloat64);
+  EXPECT_EQ(result.schema()->field_names(), (std::vector<std::string>{"x"}));
+  EXPECT_EQ(rows_of(result), (std::vector<std::string>{"0", "1", "2", "0.5", "1.5"}));
+}
+
+TEST_P(ExecutorTest, UnionByNameFillsMissingColumns) {
+  auto left = plan::project(plan::range(0, 2), {col("id"), expr::alias(lit("x"), "s")});
+  auto right = plan::project(plan::range(5, 6), {expr::alias(lit(true), "flag"), col("id")});
+  const Table result = run(plan::union_all({left, right}, true, true));
+  EXPECT_EQ(result.schema()->field_names(), (std::vector<std::string>{"id", "s", "flag"}));
+  EXPECT_EQ(rows_of(result),
+            (std::vector<std::string>{"0, \"x\", null", "1, \"x\", null", "5, null, true"}));
+}
+
+TEST_P(ExecutorTest, AggregateOverUnionOfManyGroups) {
+  auto numbers = plan::project(plan::range(0, 5000),
+                               {expr::alias(call("%", {col("id"), lit(int64_t{1000})}), "g")});
+  auto plan = plan::aggregate(plan::union_all({numbers, numbers}), {col("g")},
+                              {col("g"), expr::alias(call("count", {col("g")}), "n")});
+  const Table result = run(plan::filter(plan, call("!=", {col("n"), lit(int64_t{10})})));
+  EXPECT_EQ(result.num_rows(), 0);
+  EXPECT_EQ(run(plan).num_rows(), 1000);
+}
+
+TEST(ExecutorErrors, BadOptionsAreRejected) {
+  QueryOptions options;
+  options.morsel_rows = 0;
+  EXPECT_THROW(run_query(plan::range(0, 3), options), InvalidArgument);
+  options.morsel_rows = 10;
+  options.threads = -1;
+  EXPECT_THROW(run_query(plan::range(0, 3), options), InvalidArgument);
+}
+
+TEST(ExecutorErrors, RuntimeErrorsOfExpressionsReachTheCaller) {
+  auto plan = plan::project(
+      plan::range(0, 10), {call("/", {lit(int64_t{1}), call("-", {col("id"), lit(int64_t{5})})})});
+  EXPECT_THROW(run_query(plan), compute::ArithmeticError);
+}
+
+TEST(ExecutorErrors, CancellationStopsTheQuery) {
+  QueryOptions options;
+  options.morsel_rows = 1000;
+  std::atomic<int> reports{0};
+  options.progress = [&](const PipelineProgress& progress) {
+    if (!progress.finished && ++reports == 3) {
+      options.cancellation.cancel();
+    }
+  };
+  EXPECT_THROW(run_query(plan::aggregate(plan::range(0, 100000000), {}, {call("sum", {col("id")})}),
+                         options),
+               Cancelled);
+  EXPECT_LT(reports.load(), 100000);
+}
+
+TEST(ExecutorErrors, ProgressCountsEveryMorsel) {
+  QueryOptions options;
+  options.morsel_rows = 100;
+  std::vector<PipelineProgress> finished;
+  options.progress = [&](const PipelineProgress& progress) {
+    if (progress.finished) {
+      finished.push_back(progress);
+    }
+  };
+  run_query(plan::aggregate(plan::range(0, 1050), {}, {call("count", {col("id")})}), options);
+  ASSERT_EQ(finished.size(), 2U);
+  EXPECT_EQ(finished[0].source, "Range");
+  EXPECT_EQ(finished[0].sink, "HashAggregate");
+  EXPECT_EQ(finished[0].morsels_done, 11);
+  EXPECT_EQ(finished[0].morsels_total, 11);
+  EXPECT_EQ(finished[0].rows_done, 1050);
+  EXPECT_EQ(finished[1].sink, "Result");
+}
+
+TEST(ExecutorErrors, MemoryBudgetFailsTheQueryNamingTheOperator) {
+  BudgetedAllocator budget(default_allocator(), 1 << 20, "query memory budget");
+  compute::ExecContext context;
+  context.allocator = &budget;
+  QueryOptions options;
+  options.morsel_rows = 1000;
+  auto plan = plan::aggregate(plan::range(0, 1000000), {col("id")}, {col("id")});
+  try {
+    run_query(plan, options, context);
+    FAIL() << "expected an out-of-memory error";
+  } catch (const OutOfMemory& error) {
+    EXPECT_NE(std::string(error.what()).find("HashAggregate"), std::string::npos) << error.what();
+  }
+  // The process stays healthy: a small query runs with the same budget afterwards.
+  EXPECT_EQ(rows_of(run_query(plan::aggregate(plan::range(0, 10), {}, {call("count", {col("id")})}),
+                              {}, context)),
+            (std::vector<std::string>{"10"}));
+}
+
+}  // namespace
+}  // namespace bowstring::exec

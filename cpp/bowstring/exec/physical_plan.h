@@ -1,0 +1,75 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bowstring/compute/core/exec_context.h"
+#include "bowstring/compute/core/function.h"
+#include "bowstring/compute/vector/sort.h"
+#include "bowstring/expr/bind.h"
+#include "bowstring/plan/logical_plan.h"
+#include "bowstring/table/table.h"
+
+namespace bowstring::exec {
+
+/// One aggregate call of a hash aggregation, bound to its input.
+struct AggregateSpec {
+  const compute::AggregateFunction* function = nullptr;
+  std::vector<expr::BoundExpression> arguments;
+  compute::FunctionOptions options;
+};
+
+/// A node of a physical plan: the operator that runs, with its expressions bound to the
+/// batches its child produces (whose columns are named by attribute id, see
+/// `plan::column_name`).
+struct PhysicalNode {
+  enum class Kind : uint8_t {
+    kTableScan,      ///< the morsels of `table`
+    kRange,          ///< BIGINT values start, start + step... below end
+    kFilter,         ///< rows where `predicate` holds
+    kProject,        ///< `expressions`
+    kHashAggregate,  ///< groups by `keys`, computes `aggregates`
+    kSort,           ///< every row ordered by `sort_keys`
+    kTopN,           ///< the first `limit` rows (after `offset`) by `sort_keys`
+    kLimit,          ///< `limit` rows (-1: all) after `offset`, in the child's order
+    kUnion,          ///< the rows of every child, in child order
+  };
+
+  Kind kind;
+  std::vector<std::shared_ptr<const PhysicalNode>> children;
+  /// The columns the node outputs, and the schema of its batches.
+  std::vector<plan::Attribute> output;
+  SchemaPtr schema;
+
+  std::optional<Table> table;
+  int64_t start = 0;
+  int64_t end = 0;
+  int64_t step = 1;
+  std::optional<expr::BoundExpression> predicate;
+  std::vector<expr::BoundExpression> expressions;
+  std::vector<expr::BoundExpression> keys;
+  std::vector<AggregateSpec> aggregates;
+  std::vector<compute::SortKey> sort_keys;
+  int64_t limit = -1;
+  int64_t offset = 0;
+  /// The line explain prints for the node.
+  std::string description;
+
+  std::string_view name() const;
+};
+
+using PhysicalPtr = std::shared_ptr<const PhysicalNode>;
+
+/// Chooses the operators of a resolved (and usually optimized) plan: a sort under a limit
+/// becomes a top-N, a distinct or group-by a hash aggregation. Expressions are bound with
+/// `context`. Throws `NotImplemented` naming a node no operator runs yet.
+PhysicalPtr plan_physical(const plan::PlanPtr& plan, compute::ExecContext& context,
+                          const compute::FunctionRegistry& registry = compute::default_registry());
+
+/// The physical plan as Spark prints it: one operator per line, children indented under "+- ".
+std::string physical_tree_string(const PhysicalPtr& plan);
+
+}  // namespace bowstring::exec
