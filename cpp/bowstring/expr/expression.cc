@@ -447,6 +447,19 @@ std::string Expression::output_name() const {
   return render(*this, true, nullptr);
 }
 
+std::string Expression::output_name(const ColumnText& column_text) const {
+  if (kind_ == Kind::kAlias) {
+    return name_;
+  }
+  if (kind_ == Kind::kColumn) {
+    return detail::name_parts(column_text(name_)).back();
+  }
+  if (kind_ == Kind::kCast && operands_[0]->kind() == Kind::kColumn) {
+    return operands_[0]->output_name(column_text);
+  }
+  return render(*this, true, &column_text);
+}
+
 ExprPtr col(std::string name) { return make(Expression::Kind::kColumn, {}, std::move(name)); }
 
 ExprPtr lit(Datum scalar) {

@@ -68,6 +68,8 @@ class Expression {
   /// (or struct field) name, for a cast of a column that column's name, otherwise the SQL text
   /// with literals printed plainly ("(a + 1)", "concat(s, x)", "NULL").
   std::string output_name() const;
+  /// `output_name` with each column printed by `column_text`.
+  std::string output_name(const ColumnText& column_text) const;
 
  private:
   Kind kind_;

@@ -31,10 +31,41 @@ bool same_name(std::string_view a, std::string_view b) {
 
 std::string quoted(std::string_view name) { return expr::detail::quote_identifier(name); }
 
+/// A name in backticks, as Spark's messages always print identifiers.
+std::string sql_id(std::string_view name) {
+  std::string out = "`";
+  for (char c : name) {
+    out += c;
+    if (c == '`') {
+      out += '`';
+    }
+  }
+  return out + "`";
+}
+
+/// The name Spark gives the column a resolved expression over `input` produces.
+std::string user_output_name(const ExprPtr& resolved, const std::vector<Attribute>& input) {
+  return resolved->output_name([&](const std::string& column) {
+    const std::optional<AttributeId> id = attribute_of(column);
+    std::vector<std::string> parts = expr::detail::name_parts(column);
+    std::string out = parts[0];
+    for (const Attribute& attribute : input) {
+      if (id && attribute.id == *id) {
+        out = attribute.name;
+      }
+    }
+    for (size_t p = 1; p < parts.size(); ++p) {
+      out += '.';
+      out += parts[p];
+    }
+    return out;
+  });
+}
+
 /// The attribute as Spark names it in messages: `l`.`id` when qualified, else `id`.
 std::string qualified_name(const Attribute& attribute) {
-  return attribute.qualifier.empty() ? quoted(attribute.name)
-                                     : quoted(attribute.qualifier) + "." + quoted(attribute.name);
+  return attribute.qualifier.empty() ? sql_id(attribute.name)
+                                     : sql_id(attribute.qualifier) + "." + sql_id(attribute.name);
 }
 
 std::string typed_name(const std::vector<std::string>& parts) {
@@ -43,7 +74,7 @@ std::string typed_name(const std::vector<std::string>& parts) {
     if (!out.empty()) {
       out += '.';
     }
-    out += quoted(part);
+    out += sql_id(part);
   }
   return out;
 }
@@ -474,8 +505,11 @@ class Analyzer {
           const std::string text = call->to_string();
           auto found = calls.find(text);
           if (found == calls.end()) {
-            Attribute attribute{
-                new_attribute_id(), node->output_name(), type, aggregate_nullable(*function), {}};
+            Attribute attribute{new_attribute_id(),
+                                user_output_name(node, input),
+                                type,
+                                aggregate_nullable(*function),
+                                {}};
             call_attributes.push_back(attribute);
             call_expressions.push_back(call);
             found = calls.emplace(text, std::move(attribute)).first;
