@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <tuple>
 #include <utility>
 
@@ -116,7 +117,9 @@ class Transform {
  public:
   explicit Transform(const PhysicalNode* node) : node_(node) {}
   virtual ~Transform() = default;
-  virtual RecordBatch apply(const RecordBatch& batch, compute::ExecContext& context) const = 0;
+  /// `morsel` is the morsel's index in its source (random samples draw from it).
+  virtual RecordBatch apply(const RecordBatch& batch, compute::ExecContext& context,
+                            int64_t morsel) const = 0;
   const PhysicalNode& node() const { return *node_; }
 
  private:
@@ -126,7 +129,8 @@ class Transform {
 class FilterTransform final : public Transform {
  public:
   using Transform::Transform;
-  RecordBatch apply(const RecordBatch& batch, compute::ExecContext& context) const override {
+  RecordBatch apply(const RecordBatch& batch, compute::ExecContext& context,
+                    int64_t) const override {
     return expr::filter(batch, *node().predicate, context);
   }
 };
@@ -134,7 +138,8 @@ class FilterTransform final : public Transform {
 class ProjectTransform final : public Transform {
  public:
   using Transform::Transform;
-  RecordBatch apply(const RecordBatch& batch, compute::ExecContext& context) const override {
+  RecordBatch apply(const RecordBatch& batch, compute::ExecContext& context,
+                    int64_t) const override {
     const std::vector<std::string> names = node().schema->field_names();
     RecordBatch projected = expr::project(batch, node().expressions, names, context);
     // Nullability follows the plan's attributes, not what evaluation could prove.
@@ -146,8 +151,126 @@ class ProjectTransform final : public Transform {
 class RelabelTransform final : public Transform {
  public:
   using Transform::Transform;
-  RecordBatch apply(const RecordBatch& batch, compute::ExecContext&) const override {
+  RecordBatch apply(const RecordBatch& batch, compute::ExecContext&, int64_t) const override {
     return RecordBatch(node().schema, batch.num_rows(), batch.columns());
+  }
+};
+
+/// Concatenates batches (of `schema`) into one.
+RecordBatch concatenate_batches(const SchemaPtr& schema, const std::vector<RecordBatch>& batches,
+                                Allocator* allocator) {
+  if (batches.size() == 1) {
+    return batches[0];
+  }
+  std::vector<Array> columns;
+  int64_t rows = 0;
+  for (const RecordBatch& batch : batches) {
+    rows += batch.num_rows();
+  }
+  for (int c = 0; c < schema->num_fields(); ++c) {
+    std::vector<Array> chunks;
+    for (const RecordBatch& batch : batches) {
+      chunks.push_back(batch.column(c));
+    }
+    columns.push_back(chunks.empty() ? make_builder(schema->field(c)->type(), allocator)->finish()
+                                     : concatenate(chunks, allocator));
+  }
+  return RecordBatch(schema, rows, std::move(columns));
+}
+
+/// Rows of `batch` taken at `indices`, labelled with `schema`.
+RecordBatch take_rows(const RecordBatch& batch, std::vector<int64_t>& indices,
+                      const SchemaPtr& schema, Allocator* allocator) {
+  const Array taken_indices = [&] {
+    Int64Builder builder(allocator);
+    builder.reserve(static_cast<int64_t>(indices.size()));
+    for (int64_t index : indices) {
+      builder.append(index);
+    }
+    return builder.finish();
+  }();
+  const RecordBatch taken = compute::take(batch, taken_indices, allocator);
+  return RecordBatch(schema, taken.num_rows(), taken.columns());
+}
+
+/// Every row once per grouping set.
+class ExpandTransform final : public Transform {
+ public:
+  using Transform::Transform;
+  RecordBatch apply(const RecordBatch& batch, compute::ExecContext& context,
+                    int64_t) const override {
+    std::vector<RecordBatch> copies;
+    for (const std::vector<expr::BoundExpression>& projection : node().projections) {
+      std::vector<Array> columns;
+      for (const expr::BoundExpression& expression : projection) {
+        columns.push_back(
+            expression.evaluate(batch, context).to_array(batch.num_rows(), context.allocator));
+      }
+      copies.emplace_back(node().schema, batch.num_rows(), std::move(columns));
+    }
+    return concatenate_batches(node().schema, copies, context.allocator);
+  }
+};
+
+/// Every row as many times as its count says (none for null, zero or less).
+class ReplicateTransform final : public Transform {
+ public:
+  using Transform::Transform;
+  RecordBatch apply(const RecordBatch& batch, compute::ExecContext& context,
+                    int64_t) const override {
+    const Array counts = node()
+                             .expressions[0]
+                             .evaluate(batch, context)
+                             .to_array(batch.num_rows(), context.allocator);
+    const auto& values = counts.as<Int64Array>();
+    std::vector<int64_t> indices;
+    for (int64_t row = 0; row < batch.num_rows(); ++row) {
+      if (!values.is_null(row)) {
+        for (int64_t i = 0; i < values.value(row); ++i) {
+          indices.push_back(row);
+        }
+      }
+    }
+    return take_rows(batch, indices, node().schema, context.allocator);
+  }
+};
+
+/// Bernoulli (or, with replacement, Poisson) sampling; each morsel draws from its own
+/// generator, seeded by the sample's seed and the morsel's index, so that a plan run with the
+/// same morsel size samples the same rows whatever thread takes which morsel.
+class SampleTransform final : public Transform {
+ public:
+  using Transform::Transform;
+  RecordBatch apply(const RecordBatch& batch, compute::ExecContext& context,
+                    int64_t morsel) const override {
+    std::mt19937_64 generator(
+        mix(static_cast<uint64_t>(node().seed), static_cast<uint64_t>(morsel)));
+    std::vector<int64_t> indices;
+    if (node().with_replacement) {
+      std::poisson_distribution<int64_t> draws(node().fraction);
+      for (int64_t row = 0; row < batch.num_rows(); ++row) {
+        for (int64_t n = node().fraction > 0 ? draws(generator) : 0; n > 0; --n) {
+          indices.push_back(row);
+        }
+      }
+    } else {
+      std::uniform_real_distribution<double> uniform(0.0, 1.0);
+      for (int64_t row = 0; row < batch.num_rows(); ++row) {
+        if (uniform(generator) < node().fraction) {
+          indices.push_back(row);
+        }
+      }
+    }
+    return take_rows(batch, indices, node().schema, context.allocator);
+  }
+
+ private:
+  /// SplitMix64 of the two numbers: independent streams for neighbouring morsels.
+  static uint64_t mix(uint64_t seed, uint64_t index) {
+    uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (index + 1);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
   }
 };
 
@@ -370,28 +493,6 @@ class HashAggregateSink final : public Sink {
   std::optional<RecordBatch> result_;
 };
 
-/// Concatenates batches (of `schema`) into one.
-RecordBatch concatenate_batches(const SchemaPtr& schema, const std::vector<RecordBatch>& batches,
-                                Allocator* allocator) {
-  if (batches.size() == 1) {
-    return batches[0];
-  }
-  std::vector<Array> columns;
-  int64_t rows = 0;
-  for (const RecordBatch& batch : batches) {
-    rows += batch.num_rows();
-  }
-  for (int c = 0; c < schema->num_fields(); ++c) {
-    std::vector<Array> chunks;
-    for (const RecordBatch& batch : batches) {
-      chunks.push_back(batch.column(c));
-    }
-    columns.push_back(chunks.empty() ? make_builder(schema->field(c)->type(), allocator)->finish()
-                                     : concatenate(chunks, allocator));
-  }
-  return RecordBatch(schema, rows, std::move(columns));
-}
-
 /// Sort, and top-N when `limit` is set: collects every row, orders them by the keys.
 class SortSink final : public Sink {
  public:
@@ -576,6 +677,21 @@ class Executor {
         prepend(std::make_shared<ProjectTransform>(&node));
         build(*node.children[0], sink, std::move(above));
         return;
+      case Kind::kExpand:
+        prepend(std::make_shared<ExpandTransform>(&node));
+        build(*node.children[0], sink, std::move(above));
+        return;
+      case Kind::kReplicate:
+        prepend(std::make_shared<ReplicateTransform>(&node));
+        build(*node.children[0], sink, std::move(above));
+        return;
+      case Kind::kSample:
+        prepend(std::make_shared<SampleTransform>(&node));
+        build(*node.children[0], sink, std::move(above));
+        return;
+      case Kind::kExchange:
+        build(*node.children[0], sink, std::move(above));
+        return;
       case Kind::kUnion:
         for (const PhysicalPtr& child : node.children) {
           std::vector<std::shared_ptr<const Transform>> branch = above;
@@ -680,7 +796,7 @@ class Executor {
         RecordBatch batch = std::move(morsel->first);
         for (const std::shared_ptr<const Transform>& transform : pipeline.transforms) {
           in_operator(std::string(transform->node().name()),
-                      [&] { batch = transform->apply(batch, context); });
+                      [&] { batch = transform->apply(batch, context, morsel->second); });
         }
         in_operator(sink.name(), [&] {
           sink.consume(*local, batch, MorselOrder{pipeline.sequence, morsel->second});

@@ -192,6 +192,104 @@ TEST_P(ExecutorTest, AggregateOverUnionOfManyGroups) {
   EXPECT_EQ(run(plan).num_rows(), 1000);
 }
 
+TEST_P(ExecutorTest, RollupWithGroupingAndGroupingId) {
+  auto plan = plan::rollup(
+      plan::local_relation(sample_table()), {col("k")},
+      {col("k"), call("sum", {col("v")}), call("grouping", {col("k")}), call("grouping_id", {})});
+  const Table result = run(plan);
+  EXPECT_EQ(result.schema()->field_names(),
+            (std::vector<std::string>{"k", "sum(v)", "grouping(k)", "grouping_id()"}));
+  EXPECT_EQ(sorted_rows_of(result),
+            (std::vector<std::string>{"\"a\", 19, 0, 0", "\"b\", 7, 0, 0", "\"c\", 8, 0, 0",
+                                      "null, 11, 0, 0", "null, 45, 1, 1"}));
+}
+
+TEST_P(ExecutorTest, CubeMakesEverySubsetOfKeys) {
+  auto source = plan::project(
+      plan::local_relation(sample_table()),
+      {col("k"), expr::alias(call("%", {col("v"), lit(int64_t{2})}), "odd"), col("v")});
+  auto plan = plan::cube(source, {col("k"), col("odd")},
+                         {call("grouping_id", {}), expr::alias(call("count", {lit(1)}), "n")});
+  const Table result = run(plan::aggregate(plan, {col("grouping_id()")},
+                                           {col("grouping_id()"), call("sum", {col("n")})}));
+  // Each of the four grouping sets counts every row once.
+  EXPECT_EQ(sorted_rows_of(result), (std::vector<std::string>{"0, 10", "1, 10", "2, 10", "3, 10"}));
+}
+
+TEST(ExecutorGrouping, GroupingOutsideGroupingSetsIsAnError) {
+  EXPECT_THROW(
+      run_query(plan::aggregate(plan::range(0, 3), {col("id")}, {call("grouping", {col("id")})})),
+      compute::AnalysisError);
+  EXPECT_THROW(run_query(plan::rollup(plan::range(0, 3), {col("id")},
+                                      {call("grouping", {call("+", {col("id"), lit(1)})})})),
+               compute::AnalysisError);
+}
+
+/// The rows [0, 0, 1, 1, 2, 2, null] and [0, 1, 1, 5, null].
+std::pair<plan::PlanPtr, plan::PlanPtr> set_inputs() {
+  auto column = [](std::vector<std::optional<int64_t>> values) {
+    SchemaPtr schema = bowstring::schema({field("x", int64())});
+    return plan::local_relation(Table(schema, static_cast<int64_t>(values.size()),
+                                      {ChunkedArray(make_array<int64_t>(values))}));
+  };
+  return {column({0, 0, 1, 1, 2, 2, std::nullopt}), column({0, 1, 1, 5, std::nullopt})};
+}
+
+TEST_P(ExecutorTest, IntersectAndExceptDistinctAndAll) {
+  const auto [left, right] = set_inputs();
+  EXPECT_EQ(sorted_rows_of(run(plan::intersect(left, right, false))),
+            (std::vector<std::string>{"0", "1", "null"}));
+  EXPECT_EQ(sorted_rows_of(run(plan::intersect(left, right, true))),
+            (std::vector<std::string>{"0", "1", "1", "null"}));
+  EXPECT_EQ(sorted_rows_of(run(plan::except(left, right, false))), (std::vector<std::string>{"2"}));
+  EXPECT_EQ(sorted_rows_of(run(plan::except(left, right, true))),
+            (std::vector<std::string>{"0", "2", "2"}));
+  EXPECT_EQ(run(plan::except(left, right, true)).schema()->field_names(),
+            (std::vector<std::string>{"x"}));
+}
+
+TEST(ExecutorSetOperations, WidthsMustMatch) {
+  try {
+    run_query(plan::intersect(plan::range(0, 3), plan::local_relation(sample_table()), false));
+    FAIL() << "expected an analysis error";
+  } catch (const compute::AnalysisError& error) {
+    EXPECT_EQ(error.condition(), "NUM_COLUMNS_MISMATCH");
+    EXPECT_NE(std::string(error.what()).find("INTERSECT can only be performed"), std::string::npos)
+        << error.what();
+  }
+}
+
+TEST_P(ExecutorTest, DropDuplicatesOnASubsetKeepsOneRowPerKey) {
+  const Table result = run(plan::drop_duplicates(plan::local_relation(sample_table()), {"K"}));
+  EXPECT_EQ(result.schema()->field_names(), (std::vector<std::string>{"k", "v", "w"}));
+  EXPECT_EQ(result.num_rows(), 4);
+  EXPECT_EQ(run(plan::drop_duplicates(plan::local_relation(sample_table()))).num_rows(), 10);
+  EXPECT_THROW(run(plan::drop_duplicates(plan::local_relation(sample_table()), {"nope"})),
+               compute::AnalysisError);
+}
+
+TEST_P(ExecutorTest, SamplesAreSubsetsAndRepeatable) {
+  auto source = plan::range(0, 2000);
+  const Table half = run(plan::sample(source, 0.5, false, 42));
+  EXPECT_GT(half.num_rows(), 800);
+  EXPECT_LT(half.num_rows(), 1200);
+  EXPECT_EQ(rows_of(half), rows_of(run(plan::sample(source, 0.5, false, 42))));
+  EXPECT_NE(rows_of(half), rows_of(run(plan::sample(source, 0.5, false, 43))));
+  const Table doubled = run(plan::sample(source, 2.0, true, 1));
+  EXPECT_GT(doubled.num_rows(), 3600);
+  EXPECT_LT(doubled.num_rows(), 4400);
+  EXPECT_EQ(run(plan::sample(source, 0.0, false, 1)).num_rows(), 0);
+  EXPECT_THROW(plan::sample(source, 1.5, false, 1), InvalidArgument);
+}
+
+TEST_P(ExecutorTest, RepartitionKeepsTheResult) {
+  auto source = plan::local_relation(sample_table());
+  EXPECT_EQ(sorted_rows_of(run(plan::repartition(source, 4, {col("k")}))),
+            sorted_rows_of(run(source)));
+  EXPECT_EQ(sorted_rows_of(run(plan::repartition(source, 2))), sorted_rows_of(run(source)));
+  EXPECT_THROW(plan::repartition(source, 0), InvalidArgument);
+}
+
 TEST(ExecutorErrors, BadOptionsAreRejected) {
   QueryOptions options;
   options.morsel_rows = 0;

@@ -87,8 +87,55 @@ class PhysicalPlanner {
       }
       case LKind::kSubqueryAlias:
         return convert(logical->child());
+      case LKind::kExpand: {
+        PhysicalPtr child = convert(logical->child());
+        auto node = make(Kind::kExpand, *logical, {child});
+        for (const std::vector<expr::ExprPtr>& projection : logical->projections) {
+          std::vector<expr::BoundExpression> bound;
+          for (const expr::ExprPtr& expression : projection) {
+            bound.push_back(bind(expression, *child));
+          }
+          node->projections.push_back(std::move(bound));
+        }
+        node->description = plan::node_string(*logical);
+        return node;
+      }
+      case LKind::kReplicate: {
+        PhysicalPtr child = convert(logical->child());
+        auto node = make(Kind::kReplicate, *logical, {child});
+        node->expressions.push_back(bind(logical->expressions[0], *child));
+        node->description = plan::node_string(*logical);
+        return node;
+      }
+      case LKind::kSample: {
+        PhysicalPtr child = convert(logical->child());
+        auto node = make(Kind::kSample, *logical, {child});
+        node->fraction = logical->fraction;
+        node->with_replacement = logical->with_replacement;
+        node->seed = logical->seed;
+        node->description = plan::node_string(*logical);
+        return node;
+      }
+      case LKind::kRepartition: {
+        PhysicalPtr child = convert(logical->child());
+        auto node = make(Kind::kExchange, *logical, {child});
+        const std::string count = std::to_string(logical->num_partitions);
+        if (logical->grouping.empty()) {
+          node->description = "Exchange RoundRobinPartitioning(" + count + ")";
+        } else {
+          std::string keys;
+          for (const expr::ExprPtr& key : logical->grouping) {
+            keys +=
+                (keys.empty() ? "" : ", ") + plan::expression_text(key, logical->child()->output);
+          }
+          node->description = "Exchange hashpartitioning(" + keys + ", " + count + ")";
+        }
+        return node;
+      }
       case LKind::kDistinct:
       case LKind::kJoin:
+      case LKind::kSetOperation:
+      case LKind::kDeduplicate:
         break;
     }
     throw NotImplemented("the engine has no operator for " + std::string(logical->node_name()) +
@@ -232,6 +279,14 @@ std::string_view PhysicalNode::name() const {
       return "Limit";
     case Kind::kUnion:
       return "Union";
+    case Kind::kExpand:
+      return "Expand";
+    case Kind::kReplicate:
+      return "Replicate";
+    case Kind::kSample:
+      return "Sample";
+    case Kind::kExchange:
+      return "Exchange";
   }
   return "Unknown";
 }

@@ -36,6 +36,10 @@ struct PhysicalNode {
     kTopN,           ///< the first `limit` rows (after `offset`) by `sort_keys`
     kLimit,          ///< `limit` rows (-1: all) after `offset`, in the child's order
     kUnion,          ///< the rows of every child, in child order
+    kExpand,         ///< every row once per list of `projections`
+    kReplicate,      ///< every row repeated `expressions[0]` times
+    kSample,         ///< a random sample: `fraction`, `with_replacement`, `seed`
+    kExchange,       ///< a repartitioning hint: rows pass unchanged
   };
 
   Kind kind;
@@ -55,6 +59,10 @@ struct PhysicalNode {
   std::vector<compute::SortKey> sort_keys;
   int64_t limit = -1;
   int64_t offset = 0;
+  std::vector<std::vector<expr::BoundExpression>> projections;
+  double fraction = 0;
+  bool with_replacement = false;
+  int64_t seed = 0;
   /// The line explain prints for the node.
   std::string description;
 

@@ -114,8 +114,13 @@ std::string ordinal(size_t i) {
 }
 
 /// Whether `expression` calls an aggregate function of `registry` anywhere.
+/// (`grouping` and `grouping_id` count as aggregates: they exist only in aggregations.)
 bool has_aggregate(const ExprPtr& expression, const compute::FunctionRegistry& registry) {
   if (expression->kind() == EKind::kCall) {
+    const std::string name = expr::detail::ascii_lower(expression->name());
+    if (name == "grouping" || name == "grouping_id") {
+      return true;
+    }
     const compute::Function* function = registry.find(expression->name());
     if (function != nullptr && function->kind() == compute::Function::Kind::kAggregate) {
       return true;
@@ -177,6 +182,9 @@ class Analyzer {
       case Kind::kFilter:
         return resolve_filter(*plan, children[0]);
       case Kind::kAggregate:
+        if (!plan->grouping_sets.empty()) {
+          return resolve_grouping_sets(*plan, children[0]);
+        }
         return resolve_aggregate(children[0], plan->grouping, plan->expressions);
       case Kind::kSort:
         return resolve_sort(*plan, children[0]);
@@ -195,6 +203,24 @@ class Analyzer {
       }
       case Kind::kJoin:
         return resolve_join(*plan, std::move(children));
+      case Kind::kSetOperation:
+        return resolve_set_operation(*plan, children[0], children[1]);
+      case Kind::kDeduplicate:
+        return resolve_deduplicate(*plan, children[0]);
+      case Kind::kSample:
+        return resolved_node(*plan, children, children[0]->output);
+      case Kind::kRepartition: {
+        auto node = resolved_node(*plan, children, children[0]->output);
+        for (ExprPtr& key : node->grouping) {
+          key = strip_alias(resolve_columns(key, children[0]->output));
+          bind(key, children[0]->output);
+        }
+        return node;
+      }
+      case Kind::kExpand:
+      case Kind::kReplicate:
+        throw InvalidArgument(std::string(plan->node_name()) +
+                              " nodes are made by the analyzer, resolved");
     }
     throw InvalidArgument("unknown plan node");
   }
@@ -420,48 +446,127 @@ class Analyzer {
     return expr::call(function.name(), std::move(arguments), call->options());
   }
 
-  PlanPtr resolve_aggregate(const PlanPtr& child, const std::vector<ExprPtr>& grouping,
-                            const std::vector<ExprPtr>& outputs) {
-    const std::vector<Attribute>& input = child->output;
-    auto node = std::make_shared<LogicalPlan>(Kind::kAggregate);
-    node->children = {child};
-    node->resolved = true;
-    // Grouping keys and the text that identifies each, so that output expressions may use
-    // them whole.
-    std::unordered_map<std::string, Attribute> keys;
+  /// What the output expressions of an aggregate resolve against.
+  struct AggregateScope {
+    /// The columns of the aggregate's input.
+    std::vector<Attribute> input;
+    /// The text of each grouping expression (resolved over `input`), and its key column.
+    std::vector<std::string> key_texts;
+    std::vector<Attribute> key_attributes;
+    /// With grouping sets: the column telling which set a row is of.
+    std::optional<Attribute> grouping_id;
+    /// The aggregate calls found so far, by text.
+    std::unordered_map<std::string, Attribute> calls;
+    std::vector<Attribute> call_attributes;
+    std::vector<ExprPtr> call_expressions;
+  };
+
+  /// Resolves the grouping expressions over `input`, checking they hold no aggregate.
+  std::vector<ExprPtr> resolve_grouping(const std::vector<ExprPtr>& grouping,
+                                        const std::vector<Attribute>& input) {
+    std::vector<ExprPtr> out;
     for (const ExprPtr& original : grouping) {
       if (has_aggregate(original, registry_)) {
         throw AnalysisError("GROUP_BY_AGGREGATE",
                             "Aggregate functions are not allowed in GROUP BY, but found " +
                                 original->to_string() + ".");
       }
-      const ExprPtr resolved = strip_alias(resolve_columns(original, input));
-      Attribute attribute = output_of(original, resolved, input);
-      node->grouping.push_back(resolved);
-      node->output.push_back(attribute);
-      keys.emplace(resolved->to_string(), std::move(attribute));
+      out.push_back(strip_alias(resolve_columns(original, input)));
     }
-    std::unordered_map<std::string, Attribute> calls;
-    std::vector<Attribute> call_attributes;
+    return out;
+  }
+
+  PlanPtr resolve_aggregate(const PlanPtr& child, const std::vector<ExprPtr>& grouping,
+                            const std::vector<ExprPtr>& outputs) {
+    AggregateScope scope;
+    scope.input = child->output;
+    auto node = std::make_shared<LogicalPlan>(Kind::kAggregate);
+    node->children = {child};
+    node->resolved = true;
+    const std::vector<ExprPtr> keys = resolve_grouping(grouping, scope.input);
+    for (size_t i = 0; i < keys.size(); ++i) {
+      Attribute attribute = output_of(grouping[i], keys[i], scope.input);
+      node->grouping.push_back(keys[i]);
+      node->output.push_back(attribute);
+      scope.key_texts.push_back(keys[i]->to_string());
+      scope.key_attributes.push_back(std::move(attribute));
+    }
+    return finish_aggregate(std::move(node), outputs, scope);
+  }
+
+  /// GROUPING SETS: an Expand makes one copy of each row per set, with the keys outside the
+  /// set null and a grouping id telling the set (bit n-1-i set when key i is left out, as
+  /// Spark numbers them); the aggregate groups by the copied keys and the id.
+  PlanPtr resolve_grouping_sets(const LogicalPlan& plan, const PlanPtr& child) {
+    AggregateScope scope;
+    scope.input = child->output;
+    const std::vector<ExprPtr> keys = resolve_grouping(plan.grouping, scope.input);
+    auto expand = std::make_shared<LogicalPlan>(Kind::kExpand);
+    expand->children = {child};
+    expand->resolved = true;
+    expand->output = scope.input;
+    std::vector<TypePtr> types;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      const expr::BoundExpression bound = bind(keys[i], scope.input);
+      types.push_back(bound.type());
+      Attribute copy{new_attribute_id(), plan.grouping[i]->output_name(), bound.type(), true, {}};
+      expand->output.push_back(copy);
+      scope.key_texts.push_back(keys[i]->to_string());
+      scope.key_attributes.push_back(std::move(copy));
+    }
+    scope.grouping_id = Attribute{new_attribute_id(), "spark_grouping_id", int64(), false, {}};
+    expand->output.push_back(*scope.grouping_id);
+    const size_t n = keys.size();
+    for (const std::vector<int>& set : plan.grouping_sets) {
+      std::vector<ExprPtr> projection;
+      for (const Attribute& attribute : scope.input) {
+        projection.push_back(expr::col(column_name(attribute.id)));
+      }
+      int64_t id = 0;
+      for (size_t i = 0; i < n; ++i) {
+        const bool in_set = std::find(set.begin(), set.end(), static_cast<int>(i)) != set.end();
+        projection.push_back(in_set ? keys[i] : expr::null_literal(types[i]));
+        if (!in_set) {
+          id |= int64_t{1} << (n - 1 - i);
+        }
+      }
+      projection.push_back(expr::lit(id));
+      expand->projections.push_back(std::move(projection));
+    }
+    auto node = std::make_shared<LogicalPlan>(Kind::kAggregate);
+    node->children = {expand};
+    node->resolved = true;
+    for (const Attribute& attribute : scope.key_attributes) {
+      node->grouping.push_back(expr::col(column_name(attribute.id)));
+      node->output.push_back(attribute);
+    }
+    node->grouping.push_back(expr::col(column_name(scope.grouping_id->id)));
+    node->output.push_back(*scope.grouping_id);
+    return finish_aggregate(std::move(node), plan.expressions, scope);
+  }
+
+  /// Adds the aggregate calls of `outputs` to `node` (whose grouping and key columns are set)
+  /// and returns the projection of the outputs over it.
+  PlanPtr finish_aggregate(std::shared_ptr<LogicalPlan> node, const std::vector<ExprPtr>& outputs,
+                           AggregateScope& scope) {
     std::vector<ExprPtr> results;
     std::vector<Attribute> result_attributes;
     for (const ExprPtr& original : outputs) {
-      if (std::optional<std::vector<Attribute>> star = expand_star(original, input)) {
+      if (std::optional<std::vector<Attribute>> star = expand_star(original, scope.input)) {
         for (const Attribute& attribute : *star) {
-          results.push_back(replace_for_aggregate(expr::col(column_name(attribute.id)), input, keys,
-                                                  calls, call_attributes, node->expressions));
+          results.push_back(replace_for_aggregate(expr::col(column_name(attribute.id)), scope));
           result_attributes.push_back(attribute);
         }
         continue;
       }
-      const ExprPtr resolved = strip_alias(resolve_columns(original, input));
-      const ExprPtr result =
-          replace_for_aggregate(resolved, input, keys, calls, call_attributes, node->expressions);
-      results.push_back(result);
+      const ExprPtr resolved = strip_alias(resolve_columns(original, scope.input));
+      results.push_back(replace_for_aggregate(resolved, scope));
       result_attributes.push_back(
           Attribute{new_attribute_id(), original->output_name(), nullptr, true, {}});
     }
-    node->output.insert(node->output.end(), call_attributes.begin(), call_attributes.end());
+    node->expressions = scope.call_expressions;
+    node->output.insert(node->output.end(), scope.call_attributes.begin(),
+                        scope.call_attributes.end());
     // The output expressions run over the grouping keys and aggregate results.
     auto result = std::make_shared<LogicalPlan>(Kind::kProject);
     result->children = {node};
@@ -484,41 +589,90 @@ class Analyzer {
     return result;
   }
 
-  /// A resolved output expression rewritten over the grouping keys
-  /// and aggregate results: whole grouping expressions become references to their key,
-  /// aggregate calls references to their result (added to `calls`), and any other column is
-  /// an error (MISSING_AGGREGATION).
-  ExprPtr replace_for_aggregate(const ExprPtr& resolved, const std::vector<Attribute>& input,
-                                const std::unordered_map<std::string, Attribute>& keys,
-                                std::unordered_map<std::string, Attribute>& calls,
-                                std::vector<Attribute>& call_attributes,
-                                std::vector<ExprPtr>& call_expressions) {
+  /// `grouping(key)`: 1 on rows of sets that leave the key out, as a TINYINT.
+  ExprPtr grouping_bit(const ExprPtr& argument, const AggregateScope& scope) {
+    const std::string text = argument->to_string();
+    const auto found = std::find(scope.key_texts.begin(), scope.key_texts.end(), text);
+    if (found == scope.key_texts.end()) {
+      std::string keys;
+      for (const Attribute& attribute : scope.key_attributes) {
+        keys += (keys.empty() ? "" : ", ") + attribute.name;
+      }
+      throw AnalysisError("GROUPING_COLUMN_MISMATCH",
+                          "Column of grouping (" + user_output_name(argument, scope.input) +
+                              ") can't be found in grouping columns " + keys + ".");
+    }
+    const size_t i = static_cast<size_t>(found - scope.key_texts.begin());
+    const int64_t weight = int64_t{1} << (scope.key_texts.size() - 1 - i);
+    const ExprPtr id = expr::col(column_name(scope.grouping_id->id));
+    return expr::call("%", {expr::call("div", {id, expr::lit(weight)}), expr::lit(int64_t{2})});
+  }
+
+  /// `grouping(key)` and `grouping_id(keys...)` over the grouping id column.
+  ExprPtr grouping_function(const ExprPtr& call, const AggregateScope& scope) {
+    const std::string name = expr::detail::ascii_lower(call->name());
+    if (!scope.grouping_id) {
+      throw AnalysisError("UNSUPPORTED_GROUPING_EXPRESSION",
+                          "grouping()/grouping_id() can only be used with "
+                          "GroupingSets/Cube/Rollup.");
+    }
+    if (name == "grouping") {
+      if (call->operands().size() != 1) {
+        throw AnalysisError("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+                            "The `grouping` requires 1 parameters but the actual number is " +
+                                std::to_string(call->operands().size()) + ".");
+      }
+      return expr::cast(grouping_bit(call->operands()[0], scope), int8());
+    }
+    if (call->operands().empty()) {
+      return expr::col(column_name(scope.grouping_id->id));
+    }
+    ExprPtr out = expr::lit(int64_t{0});
+    const size_t m = call->operands().size();
+    for (size_t j = 0; j < m; ++j) {
+      out = expr::call("+", {out, expr::call("*", {grouping_bit(call->operands()[j], scope),
+                                                   expr::lit(int64_t{1} << (m - 1 - j))})});
+    }
+    return out;
+  }
+
+  /// A resolved output expression rewritten over the grouping keys and aggregate results:
+  /// whole grouping expressions become references to their key, aggregate calls references to
+  /// their result (added to the scope), and any other column is an error (MISSING_AGGREGATION).
+  ExprPtr replace_for_aggregate(const ExprPtr& resolved, AggregateScope& scope) {
     return transform(resolved, [&](const ExprPtr& node) -> ExprPtr {
-      if (const auto key = keys.find(node->to_string()); key != keys.end()) {
-        return expr::col(column_name(key->second.id));
+      const std::string text = node->to_string();
+      for (size_t i = 0; i < scope.key_texts.size(); ++i) {
+        if (scope.key_texts[i] == text) {
+          return expr::col(column_name(scope.key_attributes[i].id));
+        }
       }
       if (node->kind() == EKind::kCall) {
+        const std::string name = expr::detail::ascii_lower(node->name());
+        if (name == "grouping" || name == "grouping_id") {
+          return grouping_function(node, scope);
+        }
         const compute::Function* function = registry_.find(node->name());
         if (function != nullptr && function->kind() == compute::Function::Kind::kAggregate) {
           TypePtr type;
-          ExprPtr call = resolve_aggregate_call(node, *function, input, type);
-          const std::string text = call->to_string();
-          auto found = calls.find(text);
-          if (found == calls.end()) {
+          ExprPtr call = resolve_aggregate_call(node, *function, scope.input, type);
+          const std::string call_text = call->to_string();
+          auto found = scope.calls.find(call_text);
+          if (found == scope.calls.end()) {
             Attribute attribute{new_attribute_id(),
-                                user_output_name(node, input),
+                                user_output_name(node, scope.input),
                                 type,
                                 aggregate_nullable(*function),
                                 {}};
-            call_attributes.push_back(attribute);
-            call_expressions.push_back(call);
-            found = calls.emplace(text, std::move(attribute)).first;
+            scope.call_attributes.push_back(attribute);
+            scope.call_expressions.push_back(call);
+            found = scope.calls.emplace(call_text, std::move(attribute)).first;
           }
           return expr::col(column_name(found->second.id));
         }
       }
       if (node->kind() == EKind::kColumn) {
-        const std::string shown = bind(node, input).to_string();
+        const std::string shown = bind(node, scope.input).to_string();
         throw AnalysisError(
             "MISSING_AGGREGATION",
             "The non-aggregating expression \"" + shown +
@@ -659,6 +813,106 @@ class Analyzer {
       }
     }
     return resolved_node(plan, std::move(children), std::move(output));
+  }
+
+  /// INTERSECT and EXCEPT, as Spark rewrites the ALL forms and as we rewrite the distinct ones
+  /// too (no join needed): the rows of both sides, tagged by side, are grouped by every column
+  /// (nulls equal nulls, as set operations compare), counting each side's rows; a group is
+  /// kept by the counts and, for ALL, repeated as many times as the operation says.
+  PlanPtr resolve_set_operation(const LogicalPlan& plan, const PlanPtr& left,
+                                const PlanPtr& right) {
+    const bool intersect = plan.set_operation == LogicalPlan::SetOperation::kIntersect;
+    auto tagged = [](const PlanPtr& side, int64_t left_count, int64_t right_count) {
+      std::vector<ExprPtr> columns;
+      for (const Attribute& attribute : side->output) {
+        columns.push_back(expr::alias(expr::col(column_name(attribute.id)), attribute.name));
+      }
+      columns.push_back(expr::alias(expr::lit(left_count), "__left"));
+      columns.push_back(expr::alias(expr::lit(right_count), "__right"));
+      return project(side, std::move(columns));
+    };
+    PlanPtr both;
+    try {
+      both = resolve(union_all({tagged(left, 1, 0), tagged(right, 0, 1)}));
+    } catch (const AnalysisError& error) {
+      // The union's checks, worded for this operation.
+      std::string message = error.what();
+      const std::string from = "UNION";
+      const size_t at = message.find(from);
+      if (at != std::string::npos) {
+        message.replace(at, from.size(), intersect ? "INTERSECT" : "EXCEPT");
+      }
+      const size_t bracket = message.find("] ");
+      throw AnalysisError(error.condition(),
+                          bracket == std::string::npos ? message : message.substr(bracket + 2));
+    }
+    const std::vector<Attribute>& columns = both->output;
+    const size_t width = columns.size() - 2;
+    std::vector<ExprPtr> keys;
+    std::vector<ExprPtr> outputs;
+    for (size_t i = 0; i < width; ++i) {
+      keys.push_back(expr::col(column_name(columns[i].id)));
+      outputs.push_back(expr::alias(keys.back(), columns[i].name));
+    }
+    outputs.push_back(
+        expr::alias(expr::call("sum", {expr::col(column_name(columns[width].id))}), "__left"));
+    outputs.push_back(
+        expr::alias(expr::call("sum", {expr::col(column_name(columns[width + 1].id))}), "__right"));
+    const PlanPtr counted = resolve(aggregate(both, keys, outputs));
+    const ExprPtr left_rows = expr::col(column_name(counted->output[width].id));
+    const ExprPtr right_rows = expr::col(column_name(counted->output[width + 1].id));
+    const ExprPtr zero = expr::lit(int64_t{0});
+    ExprPtr keep;
+    if (intersect) {
+      keep = expr::and_(expr::call(">", {left_rows, zero}), expr::call(">", {right_rows, zero}));
+    } else if (plan.is_all) {
+      keep = expr::call(">", {left_rows, right_rows});
+    } else {
+      keep = expr::and_(expr::call(">", {left_rows, zero}), expr::call("=", {right_rows, zero}));
+    }
+    PlanPtr kept = resolve(filter(counted, keep));
+    if (plan.is_all) {
+      auto replicate = std::make_shared<LogicalPlan>(Kind::kReplicate);
+      replicate->children = {kept};
+      replicate->resolved = true;
+      replicate->output = kept->output;
+      replicate->expressions = {intersect ? expr::call("least", {left_rows, right_rows})
+                                          : expr::call("-", {left_rows, right_rows})};
+      kept = replicate;
+    }
+    std::vector<ExprPtr> result;
+    for (size_t i = 0; i < width; ++i) {
+      result.push_back(
+          expr::alias(expr::col(column_name(counted->output[i].id)), left->output[i].name));
+    }
+    return resolve(project(kept, std::move(result)));
+  }
+
+  /// dropDuplicates: a group by the subset's columns keeping the first value of the others.
+  PlanPtr resolve_deduplicate(const LogicalPlan& plan, const PlanPtr& child) {
+    std::vector<AttributeId> subset;
+    for (const ExprPtr& column : plan.grouping) {
+      const std::optional<AttributeId> id =
+          whole_attribute(expr::col(resolve_name(column->name(), child->output)));
+      if (!id) {
+        throw AnalysisError(
+            "UNRESOLVED_COLUMN.WITHOUT_SUGGESTION",
+            "dropDuplicates takes top-level columns, not " + sql_id(column->name()) + ".");
+      }
+      subset.push_back(*id);
+    }
+    std::vector<ExprPtr> keys;
+    std::vector<ExprPtr> outputs;
+    for (const Attribute& attribute : child->output) {
+      const ExprPtr column = expr::col(column_name(attribute.id));
+      const bool key =
+          subset.empty() || std::find(subset.begin(), subset.end(), attribute.id) != subset.end();
+      if (key) {
+        keys.push_back(column);
+      }
+      outputs.push_back(expr::alias(key ? column : expr::call("first", {column}), attribute.name));
+    }
+    return resolve(aggregate(child, std::move(keys), std::move(outputs)));
   }
 
   PlanPtr resolve_join(const LogicalPlan& plan, std::vector<PlanPtr> children) {

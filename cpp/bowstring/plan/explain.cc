@@ -122,6 +122,25 @@ std::string details(const LogicalPlan& plan) {
       return std::string(join_type_name(plan.join_type)) +
              (plan.condition != nullptr ? ", " + expression_text(plan.condition, input)
                                         : std::string());
+    case Kind::kSetOperation:
+      return plan.is_all ? "All" : "";
+    case Kind::kDeduplicate:
+      return expressions_text(plan.grouping, input);
+    case Kind::kSample:
+      return "0.0, " + std::to_string(plan.fraction) + ", " +
+             (plan.with_replacement ? "true" : "false") + ", " + std::to_string(plan.seed);
+    case Kind::kRepartition:
+      return (plan.grouping.empty() ? "" : expressions_text(plan.grouping, input) + ", ") +
+             std::to_string(plan.num_partitions);
+    case Kind::kExpand: {
+      std::vector<std::string> sets;
+      for (const std::vector<expr::ExprPtr>& projection : plan.projections) {
+        sets.push_back(expressions_text(projection, input));
+      }
+      return list(sets) + ", " + attributes_text(plan.output);
+    }
+    case Kind::kReplicate:
+      return expression_text(plan.expressions[0], input);
   }
   return {};
 }

@@ -147,6 +147,18 @@ std::string_view LogicalPlan::node_name() const {
       return "SubqueryAlias";
     case Kind::kJoin:
       return "Join";
+    case Kind::kSetOperation:
+      return set_operation == SetOperation::kIntersect ? "Intersect" : "Except";
+    case Kind::kDeduplicate:
+      return "Deduplicate";
+    case Kind::kSample:
+      return "Sample";
+    case Kind::kRepartition:
+      return grouping.empty() ? "Repartition" : "RepartitionByExpression";
+    case Kind::kExpand:
+      return "Expand";
+    case Kind::kReplicate:
+      return "Replicate";
   }
   return "Unknown";
 }
@@ -228,6 +240,62 @@ PlanPtr aggregate(PlanPtr child, std::vector<expr::ExprPtr> grouping,
   return plan;
 }
 
+PlanPtr aggregate_grouping_sets(PlanPtr child, std::vector<expr::ExprPtr> grouping,
+                                std::vector<std::vector<int>> sets,
+                                std::vector<expr::ExprPtr> outputs) {
+  for (const std::vector<int>& set : sets) {
+    for (int index : set) {
+      if (index < 0 || index >= static_cast<int>(grouping.size())) {
+        throw InvalidArgument("a grouping set names key " + std::to_string(index) + " of " +
+                              std::to_string(grouping.size()));
+      }
+    }
+  }
+  if (sets.empty()) {
+    throw InvalidArgument("grouping sets need at least one set");
+  }
+  PlanPtr plan = aggregate(std::move(child), std::move(grouping), std::move(outputs));
+  auto node = std::make_shared<LogicalPlan>(*plan);
+  node->grouping_sets = std::move(sets);
+  return node;
+}
+
+PlanPtr rollup(PlanPtr child, std::vector<expr::ExprPtr> grouping,
+               std::vector<expr::ExprPtr> outputs) {
+  std::vector<std::vector<int>> sets;
+  for (int size = static_cast<int>(grouping.size()); size >= 0; --size) {
+    std::vector<int> set;
+    for (int i = 0; i < size; ++i) {
+      set.push_back(i);
+    }
+    sets.push_back(std::move(set));
+  }
+  return aggregate_grouping_sets(std::move(child), std::move(grouping), std::move(sets),
+                                 std::move(outputs));
+}
+
+PlanPtr cube(PlanPtr child, std::vector<expr::ExprPtr> grouping,
+             std::vector<expr::ExprPtr> outputs) {
+  const size_t keys = grouping.size();
+  if (keys > 12) {
+    throw InvalidArgument("cube of " + std::to_string(keys) +
+                          " keys would make too many grouping sets (at most 12 keys)");
+  }
+  // Spark's order: the full set first, then sets with keys left out from the last one.
+  std::vector<std::vector<int>> sets;
+  for (uint32_t missing = 0; missing < (1U << keys); ++missing) {
+    std::vector<int> set;
+    for (size_t i = 0; i < keys; ++i) {
+      if ((missing & (1U << (keys - 1 - i))) == 0) {
+        set.push_back(static_cast<int>(i));
+      }
+    }
+    sets.push_back(std::move(set));
+  }
+  return aggregate_grouping_sets(std::move(child), std::move(grouping), std::move(sets),
+                                 std::move(outputs));
+}
+
 PlanPtr sort(PlanPtr child, std::vector<SortOrder> orders) {
   for (const SortOrder& order : orders) {
     if (order.expression == nullptr) {
@@ -276,6 +344,61 @@ PlanPtr join(PlanPtr left, PlanPtr right, JoinType type, expr::ExprPtr condition
   auto plan = node(LogicalPlan::Kind::kJoin, {std::move(left), std::move(right)});
   plan->join_type = type;
   plan->condition = std::move(condition);
+  return plan;
+}
+
+namespace {
+
+PlanPtr set_operation(PlanPtr left, PlanPtr right, LogicalPlan::SetOperation operation,
+                      bool is_all) {
+  auto plan = node(LogicalPlan::Kind::kSetOperation, {std::move(left), std::move(right)});
+  plan->set_operation = operation;
+  plan->is_all = is_all;
+  return plan;
+}
+
+}  // namespace
+
+PlanPtr intersect(PlanPtr left, PlanPtr right, bool is_all) {
+  return set_operation(std::move(left), std::move(right), LogicalPlan::SetOperation::kIntersect,
+                       is_all);
+}
+
+PlanPtr except(PlanPtr left, PlanPtr right, bool is_all) {
+  return set_operation(std::move(left), std::move(right), LogicalPlan::SetOperation::kExcept,
+                       is_all);
+}
+
+PlanPtr drop_duplicates(PlanPtr child, std::vector<std::string> subset) {
+  auto plan = node(LogicalPlan::Kind::kDeduplicate, {std::move(child)});
+  for (std::string& name : subset) {
+    plan->grouping.push_back(expr::col(std::move(name)));
+  }
+  return plan;
+}
+
+PlanPtr sample(PlanPtr child, double fraction, bool with_replacement, int64_t seed) {
+  if (!(fraction >= 0) || (!with_replacement && fraction > 1)) {
+    throw InvalidArgument("sample needs a fraction " +
+                          std::string(with_replacement ? "of at least 0" : "between 0 and 1") +
+                          ", not " + std::to_string(fraction));
+  }
+  auto plan = node(LogicalPlan::Kind::kSample, {std::move(child)});
+  plan->fraction = fraction;
+  plan->with_replacement = with_replacement;
+  plan->seed = seed;
+  return plan;
+}
+
+PlanPtr repartition(PlanPtr child, int num_partitions, std::vector<expr::ExprPtr> keys) {
+  if (num_partitions < 1) {
+    throw InvalidArgument("repartition needs a positive number of partitions, not " +
+                          std::to_string(num_partitions));
+  }
+  check_expressions(keys, "repartition");
+  auto plan = node(LogicalPlan::Kind::kRepartition, {std::move(child)});
+  plan->num_partitions = num_partitions;
+  plan->grouping = std::move(keys);
   return plan;
 }
 

@@ -111,7 +111,24 @@ class LogicalPlan {
     /// The rows of the two children paired by `join_type` where `condition` (possibly null:
     /// every pair) holds.
     kJoin,
+    /// INTERSECT (`set_operation` kIntersect) or EXCEPT of the two children, distinct rows or
+    /// ALL (`is_all`). The analyzer rewrites it into a union, an aggregate and a replication.
+    kSetOperation,
+    /// The child's rows with duplicates of `grouping` (the columns, by name) dropped; every
+    /// column when empty.
+    kDeduplicate,
+    /// A random sample of the child's rows: each kept with probability `fraction`, or repeated
+    /// a Poisson(`fraction`) number of times `with_replacement`, drawn from `seed`.
+    kSample,
+    /// The child's rows spread over `num_partitions` partitions, by hash of `grouping` or round
+    /// robin without. Results do not change; the engine takes it as a hint of parallelism.
+    kRepartition,
+    /// Made by the analyzer: every child row once per list of `projections` (grouping sets).
+    kExpand,
+    /// Made by the analyzer: every child row repeated as many times as `expressions[0]` says.
+    kReplicate,
   };
+  enum class SetOperation : uint8_t { kIntersect, kExcept };
 
   Kind kind;
   std::vector<PlanPtr> children;
@@ -132,6 +149,15 @@ class LogicalPlan {
   bool allow_missing_columns = false;
   std::string alias;
   JoinType join_type = JoinType::kInner;
+  /// kAggregate with grouping sets: the indices into `grouping` of each set (empty: a plain
+  /// GROUP BY).
+  std::vector<std::vector<int>> grouping_sets;
+  SetOperation set_operation = SetOperation::kIntersect;
+  bool is_all = false;
+  double fraction = 0;
+  bool with_replacement = false;
+  int64_t seed = 0;
+  std::vector<std::vector<expr::ExprPtr>> projections;
 
   /// Resolved plans only: the columns the node produces.
   std::vector<Attribute> output;
@@ -156,6 +182,18 @@ PlanPtr filter(PlanPtr child, expr::ExprPtr condition);
 /// Groups by `grouping` (none: one group of every row) and computes `outputs`.
 PlanPtr aggregate(PlanPtr child, std::vector<expr::ExprPtr> grouping,
                   std::vector<expr::ExprPtr> outputs);
+/// GROUP BY GROUPING SETS: one aggregation per set of `grouping` indices, rows of each set with
+/// the other keys null; `grouping(key)` and `grouping_id(keys...)` tell which set a row is of.
+/// Throws `InvalidArgument` on an index outside `grouping`.
+PlanPtr aggregate_grouping_sets(PlanPtr child, std::vector<expr::ExprPtr> grouping,
+                                std::vector<std::vector<int>> sets,
+                                std::vector<expr::ExprPtr> outputs);
+/// GROUP BY ROLLUP(keys): the sets (k1..kn), (k1..kn-1), ..., ().
+PlanPtr rollup(PlanPtr child, std::vector<expr::ExprPtr> grouping,
+               std::vector<expr::ExprPtr> outputs);
+/// GROUP BY CUBE(keys): every subset of the keys.
+PlanPtr cube(PlanPtr child, std::vector<expr::ExprPtr> grouping,
+             std::vector<expr::ExprPtr> outputs);
 PlanPtr sort(PlanPtr child, std::vector<SortOrder> orders);
 /// At most `limit` rows (-1 for every row) after `offset` skipped ones; throws
 /// `InvalidArgument` on a limit below -1 or a negative offset.
@@ -166,5 +204,17 @@ PlanPtr union_all(std::vector<PlanPtr> children, bool by_name = false,
 PlanPtr distinct(PlanPtr child);
 PlanPtr subquery_alias(PlanPtr child, std::string alias);
 PlanPtr join(PlanPtr left, PlanPtr right, JoinType type, expr::ExprPtr condition = nullptr);
+/// `left INTERSECT [ALL] right` and `left EXCEPT [ALL] right`: rows compared whole, nulls equal.
+PlanPtr intersect(PlanPtr left, PlanPtr right, bool is_all);
+PlanPtr except(PlanPtr left, PlanPtr right, bool is_all);
+/// `dropDuplicates(subset)`: the first row of each distinct value of the columns `subset`
+/// (every column when empty).
+PlanPtr drop_duplicates(PlanPtr child, std::vector<std::string> subset = {});
+/// `sample(withReplacement, fraction, seed)`; throws `InvalidArgument` on a negative fraction,
+/// or one above 1 without replacement.
+PlanPtr sample(PlanPtr child, double fraction, bool with_replacement, int64_t seed);
+/// `repartition(n, keys...)` (no keys: round robin) and `coalesce(n)`; throws
+/// `InvalidArgument` unless `num_partitions` is positive.
+PlanPtr repartition(PlanPtr child, int num_partitions, std::vector<expr::ExprPtr> keys = {});
 
 }  // namespace bowstring::plan

@@ -47,6 +47,11 @@ PlanPtr transform_expressions(const PlanPtr& plan,
   for (SortOrder& order : copy->orders) {
     order.expression = rewrite(order.expression);
   }
+  for (std::vector<ExprPtr>& projection : copy->projections) {
+    for (ExprPtr& expression : projection) {
+      expression = rewrite(expression);
+    }
+  }
   return copy;
 }
 
@@ -368,6 +373,11 @@ std::vector<AttributeId> required_by(const LogicalPlan& plan) {
   for (const SortOrder& order : plan.orders) {
     add(order.expression);
   }
+  for (const std::vector<ExprPtr>& projection : plan.projections) {
+    for (const ExprPtr& expression : projection) {
+      add(expression);
+    }
+  }
   return out;
 }
 
@@ -471,6 +481,29 @@ PlanPtr prune(const PlanPtr& plan, const AttributeSet& required) {
         }
         node->children.push_back(pruned);
       }
+      return node;
+    }
+    case Kind::kExpand: {
+      // The child's columns pass through first; those nobody reads are dropped from the
+      // output and from every projection.
+      const size_t passed = plan->child()->output.size();
+      node->output.clear();
+      for (std::vector<ExprPtr>& projection : node->projections) {
+        projection.clear();
+      }
+      for (size_t i = 0; i < plan->output.size(); ++i) {
+        if (i >= passed || required.contains(plan->output[i].id)) {
+          node->output.push_back(plan->output[i]);
+          for (size_t p = 0; p < plan->projections.size(); ++p) {
+            node->projections[p].push_back(plan->projections[p][i]);
+          }
+        }
+      }
+      below.clear();
+      for (AttributeId id : required_by(*node)) {
+        below.insert(id);
+      }
+      node->children = {prune(plan->child(), below)};
       return node;
     }
     case Kind::kJoin: {
