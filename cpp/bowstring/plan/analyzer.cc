@@ -453,6 +453,10 @@ class Analyzer {
     /// The text of each grouping expression (resolved over `input`), and its key column.
     std::vector<std::string> key_texts;
     std::vector<Attribute> key_attributes;
+    /// Each grouping expression resolved, and its alias (empty when it has none): outputs may
+    /// name a key by its alias, as `groupBy(expr.alias("g")).agg(...)` and SQL allow.
+    std::vector<ExprPtr> keys;
+    std::vector<std::string> key_aliases;
     /// With grouping sets: the column telling which set a row is of.
     std::optional<Attribute> grouping_id;
     /// The aggregate calls found so far, by text.
@@ -491,6 +495,7 @@ class Analyzer {
       scope.key_texts.push_back(keys[i]->to_string());
       scope.key_attributes.push_back(std::move(attribute));
     }
+    remember_key_aliases(grouping, keys, scope);
     return finish_aggregate(std::move(node), outputs, scope);
   }
 
@@ -542,7 +547,36 @@ class Analyzer {
     }
     node->grouping.push_back(expr::col(column_name(scope.grouping_id->id)));
     node->output.push_back(*scope.grouping_id);
+    remember_key_aliases(plan.grouping, keys, scope);
     return finish_aggregate(std::move(node), plan.expressions, scope);
+  }
+
+  static void remember_key_aliases(const std::vector<ExprPtr>& grouping,
+                                   const std::vector<ExprPtr>& keys, AggregateScope& scope) {
+    scope.keys = keys;
+    for (const ExprPtr& original : grouping) {
+      scope.key_aliases.push_back(original->kind() == EKind::kAlias ? original->name() : "");
+    }
+  }
+
+  /// An output expression of an aggregate resolved over its input, where a name the input
+  /// lacks may be the alias of a grouping key.
+  ExprPtr resolve_output(const ExprPtr& expression, const AggregateScope& scope) {
+    return transform(expression, [&](const ExprPtr& node) -> ExprPtr {
+      if (node->kind() != EKind::kColumn) {
+        return nullptr;
+      }
+      try {
+        return resolve_columns(node, scope.input);
+      } catch (const AnalysisError&) {
+        for (size_t i = 0; i < scope.key_aliases.size(); ++i) {
+          if (!scope.key_aliases[i].empty() && same_name(scope.key_aliases[i], node->name())) {
+            return scope.keys[i];
+          }
+        }
+        throw;
+      }
+    });
   }
 
   /// Adds the aggregate calls of `outputs` to `node` (whose grouping and key columns are set)
@@ -559,7 +593,7 @@ class Analyzer {
         }
         continue;
       }
-      const ExprPtr resolved = strip_alias(resolve_columns(original, scope.input));
+      const ExprPtr resolved = strip_alias(resolve_output(original, scope));
       results.push_back(replace_for_aggregate(resolved, scope));
       result_attributes.push_back(
           Attribute{new_attribute_id(), original->output_name(), nullptr, true, {}});

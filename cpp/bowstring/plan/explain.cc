@@ -91,7 +91,7 @@ std::string details(const LogicalPlan& plan) {
       std::vector<std::string> items;
       const size_t keys = plan.grouping.size();
       for (size_t i = 0; i < keys; ++i) {
-        items.push_back(plan.output[i].to_string());
+        items.push_back(named_text(plan.grouping[i], plan.output[i], input));
       }
       for (size_t i = 0; i < plan.expressions.size(); ++i) {
         items.push_back(named_text(plan.expressions[i], plan.output[keys + i], input));
