@@ -15,6 +15,7 @@
 #include "bowstring/array/concatenate.h"
 #include "bowstring/compute/aggregate/grouper.h"
 #include "bowstring/compute/vector/selection.h"
+#include "bowstring/runtime/parallel.h"
 #include "bowstring/runtime/thread_pool.h"
 #include "bowstring/util/error.h"
 
@@ -449,48 +450,131 @@ class HashAggregateSink final : public Sink {
 
   void combine(LocalState& local) override {
     auto& state = static_cast<AggregateState&>(local);
-    const std::lock_guard lock(mutex_);
-    if (global_ == nullptr) {
-      global_ = std::make_unique<AggregateState>(node_, context_);
-    }
-    std::vector<uint32_t> ids(static_cast<size_t>(state.num_groups), 0);
+    Partial partial;
     if (state.grouper != nullptr) {
       if (state.num_groups == 0) {
         return;
       }
-      global_->grouper->consume(state.grouper->unique_keys(), ids.data());
-      global_->resize(global_->grouper->num_groups());
+      partial.keys = state.grouper->unique_keys();
     }
-    for (size_t a = 0; a < state.aggregators.size(); ++a) {
-      global_->aggregators[a]->merge(state.aggregators[a]->state(), ids);
+    partial.groups = state.num_groups;
+    for (auto& aggregator : state.aggregators) {
+      partial.states.push_back(aggregator->state());
     }
+    const std::lock_guard lock(mutex_);
+    partials_.push_back(std::move(partial));
   }
 
   void finalize(compute::ExecContext&) override {
-    if (global_ == nullptr) {
-      global_ = std::make_unique<AggregateState>(node_, context_);
+    int64_t groups = 0;
+    for (const Partial& partial : partials_) {
+      groups += partial.groups;
     }
-    std::vector<Array> columns;
-    int64_t rows = global_->num_groups;
-    if (global_->grouper != nullptr) {
-      columns = global_->grouper->unique_keys();
-      rows = global_->grouper->num_groups();
+    constexpr int64_t kParallelMergeGroups = int64_t{1} << 16;
+    const int threads = hardware_threads();
+    if (node_.keys.empty() || partials_.size() <= 1 || groups < kParallelMergeGroups ||
+        threads == 1) {
+      AggregateState merged(node_, context_);
+      for (const Partial& partial : partials_) {
+        merge(merged, partial.keys, partial.states, partial.groups);
+      }
+      results_.push_back(finish(merged));
+    } else {
+      merge_partitioned(threads);
     }
-    for (auto& aggregator : global_->aggregators) {
-      columns.push_back(aggregator->finish());
-    }
-    result_ = RecordBatch(node_.schema, rows, std::move(columns));
-    global_.reset();
+    partials_.clear();
   }
 
-  std::vector<RecordBatch> results() override { return {std::move(*result_)}; }
+  std::vector<RecordBatch> results() override { return std::move(results_); }
 
  private:
+  /// What one thread aggregated: its groups' keys and aggregate states.
+  struct Partial {
+    std::vector<Array> keys;
+    std::vector<std::vector<Array>> states;
+    int64_t groups = 0;
+  };
+
+  /// Folds groups (their keys and states) into `into`.
+  void merge(AggregateState& into, const std::vector<Array>& keys,
+             const std::vector<std::vector<Array>>& states, int64_t groups) {
+    std::vector<uint32_t> ids(static_cast<size_t>(groups), 0);
+    if (into.grouper != nullptr) {
+      into.grouper->consume(keys, ids.data());
+      into.resize(into.grouper->num_groups());
+    }
+    for (size_t a = 0; a < into.aggregators.size(); ++a) {
+      into.aggregators[a]->merge(states[a], ids);
+    }
+  }
+
+  RecordBatch finish(AggregateState& state) {
+    std::vector<Array> columns;
+    int64_t rows = state.num_groups;
+    if (state.grouper != nullptr) {
+      columns = state.grouper->unique_keys();
+      rows = state.grouper->num_groups();
+    }
+    for (auto& aggregator : state.aggregators) {
+      columns.push_back(aggregator->finish());
+    }
+    return RecordBatch(node_.schema, rows, std::move(columns));
+  }
+
+  /// Many groups: the threads' groups are split by a hash of their keys into partitions, and
+  /// each partition is merged and finished on its own thread.
+  void merge_partitioned(int threads) {
+    const int64_t partitions = int64_t{2} * threads;
+    // rows[p][l]: the groups of partial l that fall into partition p.
+    std::vector<std::vector<std::vector<int64_t>>> rows(
+        static_cast<size_t>(partitions), std::vector<std::vector<int64_t>>(partials_.size()));
+    parallel_for(static_cast<int64_t>(partials_.size()), threads, [&](int64_t l, int) {
+      const Partial& partial = partials_[static_cast<size_t>(l)];
+      std::vector<compute::Datum> keys(partial.keys.begin(), partial.keys.end());
+      const Array hashes = compute::call("hash", keys, {}, &context_).array();
+      const auto& values = hashes.as<Int32Array>();
+      for (int64_t g = 0; g < partial.groups; ++g) {
+        const auto p = static_cast<uint32_t>(values.value(g)) % static_cast<uint64_t>(partitions);
+        rows[p][static_cast<size_t>(l)].push_back(g);
+      }
+    });
+    std::vector<std::optional<RecordBatch>> finished(static_cast<size_t>(partitions));
+    parallel_for(partitions, threads, [&](int64_t p, int) {
+      AggregateState merged(node_, context_);
+      for (size_t l = 0; l < partials_.size(); ++l) {
+        const std::vector<int64_t>& taken = rows[static_cast<size_t>(p)][l];
+        if (taken.empty()) {
+          continue;
+        }
+        std::vector<Array> keys;
+        for (const Array& key : partials_[l].keys) {
+          keys.push_back(compute::take(key, std::span<const int64_t>(taken), context_.allocator));
+        }
+        std::vector<std::vector<Array>> states;
+        for (const std::vector<Array>& state : partials_[l].states) {
+          std::vector<Array> columns;
+          for (const Array& column : state) {
+            columns.push_back(
+                compute::take(column, std::span<const int64_t>(taken), context_.allocator));
+          }
+          states.push_back(std::move(columns));
+        }
+        merge(merged, keys, states, static_cast<int64_t>(taken.size()));
+      }
+      finished[static_cast<size_t>(p)] = finish(merged);
+    });
+    for (std::optional<RecordBatch>& batch : finished) {
+      if (batch->num_rows() > 0) {
+        results_.push_back(std::move(*batch));
+      }
+    }
+  }
+
   const PhysicalNode& node_;
   compute::ExecContext& context_;
   std::mutex mutex_;
-  std::unique_ptr<AggregateState> global_;
-  std::optional<RecordBatch> result_;
+  std::vector<Partial> partials_;
+  std::vector<RecordBatch> results_;
 };
 
 /// Sort, and top-N when `limit` is set: collects every row, orders them by the keys.

@@ -290,6 +290,25 @@ TEST_P(ExecutorTest, RepartitionKeepsTheResult) {
   EXPECT_THROW(plan::repartition(source, 0), InvalidArgument);
 }
 
+TEST_P(ExecutorTest, ManyGroupsMergeInPartitions) {
+  // More groups than the threads' tables merge one by one: they are merged by partition.
+  auto keyed =
+      plan::project(plan::range(0, 140000),
+                    {expr::alias(call("%", {col("id"), lit(int64_t{70000})}), "g"), col("id")});
+  auto grouped = plan::aggregate(keyed, {col("g")},
+                                 {col("g"), expr::alias(call("count", {col("id")}), "n"),
+                                  expr::alias(call("sum", {col("id")}), "s")});
+  auto checked = plan::aggregate(
+      grouped, {},
+      {call("count", {col("g")}), call("min", {col("n")}), call("max", {col("n")}),
+       call("sum", {col("s")}),
+       call("count",
+            {call("nullif", {call("-", {col("s"), call("+", {call("*", {col("g"), lit(int64_t{2})}),
+                                                             lit(int64_t{70000})})}),
+                             lit(int64_t{0})})})});
+  EXPECT_EQ(rows_of(run(checked)), (std::vector<std::string>{"70000, 2, 2, 9799930000, 0"}));
+}
+
 TEST(ExecutorErrors, BadOptionsAreRejected) {
   QueryOptions options;
   options.morsel_rows = 0;
