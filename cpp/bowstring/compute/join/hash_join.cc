@@ -50,6 +50,11 @@ void JoinPairs::clear() {
   build_rows_.clear();
 }
 
+void JoinPairs::reserve(int64_t pairs) {
+  probe_rows_.reserve(static_cast<size_t>(pairs));
+  build_rows_.reserve(static_cast<size_t>(pairs));
+}
+
 void JoinPairs::append(int64_t probe_row, std::span<const int64_t> build_rows) {
   probe_rows_.insert(probe_rows_.end(), build_rows.size(), probe_row);
   build_rows_.insert(build_rows_.end(), build_rows.begin(), build_rows.end());
@@ -160,34 +165,79 @@ bool may_have_null_keys(const ArrayData& data) {
   return data.type->id() == TypeId::kDictionary && may_have_null_keys(*data.dictionary);
 }
 
-/// The normalized bits of value `i` of a packed column.
-uint64_t packed_value(const ArrayData& data, PackedColumnPlan plan, int64_t i) {
-  switch (plan.kind) {
-    case PackedColumn::kBool:
-      return bit_util::get_bit(data.buffers[1]->data(), data.offset + i) ? 1 : 0;
-    case PackedColumn::kHalf: {
-      const uint16_t bits = data.values<uint16_t>(1)[i];
-      if ((bits & 0x7c00) == 0x7c00 && (bits & 0x03ff) != 0) {
-        return 0x7e00;
-      }
-      return (bits & 0x7fff) == 0 ? 0 : bits;
+/// Shifts the values of rows [start, start + count) of a packed column into `keys` (and its
+/// null flag after them when `flagged`), values read by `load`.
+template <typename Load>
+void pack_column(const ArrayData& data, int64_t start, int64_t count, int width, bool flagged,
+                 Load load, uint64_t* keys) {
+  const int shift = width * 8;
+  const bool nulls = data.null_count() != 0;
+  if (!nulls && !flagged && shift == 64) {
+    for (int64_t j = 0; j < count; ++j) {
+      keys[j] = load(start + j);
     }
-    case PackedColumn::kFloat:
-      return normalized_float_bits(data.values<float>(1)[i]);
-    case PackedColumn::kDouble:
-      return normalized_double_bits(data.values<double>(1)[i]);
+    return;
+  }
+  for (int64_t j = 0; j < count; ++j) {
+    const bool valid = !nulls || !data.is_null_in_bitmap(start + j);
+    const uint64_t value = valid ? load(start + j) : 0;
+    uint64_t key = shift == 64 ? value : (keys[j] << shift) | value;
+    if (flagged) {
+      key = (key << 8) | (valid ? 1 : 0);
+    }
+    keys[j] = key;
+  }
+}
+
+/// `pack_column` with the loader of the column's plan: normalized floats, booleans as 0 or 1,
+/// other values as their bytes.
+void pack_column(const ArrayData& data, PackedColumnPlan plan, int64_t start, int64_t count,
+                 bool flagged, uint64_t* keys) {
+  const auto pack = [&](auto load) {
+    pack_column(data, start, count, plan.width, flagged, load, keys);
+  };
+  switch (plan.kind) {
+    case PackedColumn::kBool: {
+      const uint8_t* bits = data.buffers[1]->data();
+      return pack([bits, &data](int64_t i) -> uint64_t {
+        return bit_util::get_bit(bits, data.offset + i) ? 1 : 0;
+      });
+    }
+    case PackedColumn::kHalf: {
+      const auto* values = data.values<uint16_t>(1);
+      return pack([values](int64_t i) -> uint64_t {
+        const uint16_t bits = values[i];
+        if ((bits & 0x7c00) == 0x7c00 && (bits & 0x03ff) != 0) {
+          return 0x7e00;
+        }
+        return (bits & 0x7fff) == 0 ? 0 : bits;
+      });
+    }
+    case PackedColumn::kFloat: {
+      const auto* values = data.values<float>(1);
+      return pack([values](int64_t i) -> uint64_t { return normalized_float_bits(values[i]); });
+    }
+    case PackedColumn::kDouble: {
+      const auto* values = data.values<double>(1);
+      return pack([values](int64_t i) -> uint64_t { return normalized_double_bits(values[i]); });
+    }
     case PackedColumn::kRaw:
       break;
   }
+  const auto raw = [&pack, &data](auto width_tag) {
+    using T = decltype(width_tag);
+    const T* values = data.values<T>(1);
+    pack([values](int64_t i) -> uint64_t { return values[i]; });
+  };
   switch (plan.width) {
     case 1:
-      return data.values<uint8_t>(1)[i];
+      return raw(uint8_t{});
     case 2:
-      return data.values<uint16_t>(1)[i];
+      return raw(uint16_t{});
     case 4:
-      return data.values<uint32_t>(1)[i];
+      return raw(uint32_t{});
     default:
-      return data.values<uint64_t>(1)[i];
+      return raw(uint64_t{});
   }
 }
 
@@ -247,20 +297,7 @@ void JoinHashTable::Layout::encode(const std::vector<bool>& null_safe, std::span
   if (kind == Kind::kPacked) {
     block.packed.assign(size, 0);
     for (size_t c = 0; c < keys.size(); ++c) {
-      const ArrayData& data = *keys[c].data();
-      const PackedColumnPlan plan = packed[c];
-      const int shift = plan.width * 8;
-      const bool flagged = null_safe[c];
-      const bool nulls = data.null_count() != 0;
-      for (int64_t j = 0; j < count; ++j) {
-        uint64_t& key = block.packed[static_cast<size_t>(j)];
-        const bool valid = !nulls || !data.is_null_in_bitmap(start + j);
-        const uint64_t value = valid ? packed_value(data, plan, start + j) : 0;
-        key = shift == 64 ? value : (key << shift) | value;
-        if (flagged) {
-          key = (key << 8) | (valid ? 1 : 0);
-        }
-      }
+      pack_column(*keys[c].data(), packed[c], start, count, null_safe[c], block.packed.data());
     }
     for (size_t j = 0; j < size; ++j) {
       block.hashes[j] = hash_u64(block.packed[j]);
@@ -339,6 +376,9 @@ struct ByteSlot {
 uint32_t tag_of(uint64_t hash) { return static_cast<uint32_t>(hash >> 24); }
 
 constexpr size_t kMinSlots = 16;
+
+/// Probes prefetch slots once all slots take more than this (about a core's L2 cache).
+constexpr int64_t kPrefetchFromSlotBytes = int64_t{1} << 20;
 
 }  // namespace
 
@@ -532,10 +572,6 @@ int64_t JoinHashTable::add(std::span<const Array> keys) {
   return first_row;
 }
 
-size_t JoinHashTable::partition_of(uint64_t hash) const {
-  return partition_bits_ == 0 ? 0 : static_cast<size_t>(hash >> (64 - partition_bits_));
-}
-
 int64_t JoinHashTable::num_build_rows() const {
   std::lock_guard<std::mutex> lock(add_mutex_);
   return rows_added_;
@@ -576,6 +612,11 @@ void JoinHashTable::finalize() {
                [this](int64_t p, int) { finalize_partition(static_cast<size_t>(p)); });
   if (outputs_build_rows()) {
     matched_.assign(static_cast<size_t>((rows_added_ + 63) / 64), 0);
+  }
+  slot_bytes_ = 0;
+  for (const auto& partition : partitions_) {
+    slot_bytes_ += static_cast<int64_t>(partition->packed_slots.size() * sizeof(PackedSlot) +
+                                        partition->byte_slots.size() * sizeof(ByteSlot));
   }
   runs_.clear();
   finalized_ = true;
@@ -831,8 +872,10 @@ const JoinHashTable::Match& JoinProbe::current_match() {
   table_->layout_->encode(table_->null_safe_, lookup.keys, row_, count, block);
   const auto& partitions = table_->partitions_;
   const bool packed = table_->layout_->kind == JoinHashTable::Layout::Kind::kPacked;
-  // Every slot of the block is loaded at once before the lookups wait on them.
-  for (int64_t j = 0; j < count; ++j) {
+  // The slot of the row this far ahead is loaded while the current one is looked up, so that
+  // the cache misses of many lookups overlap.
+  constexpr int64_t kAhead = 16;
+  const auto prefetch_slot = [&](int64_t j) {
     const uint64_t hash = block.hashes[static_cast<size_t>(j)];
     const JoinHashTable::Partition& part = *partitions[table_->partition_of(hash)];
     if (packed) {
@@ -840,9 +883,17 @@ const JoinHashTable::Match& JoinProbe::current_match() {
     } else {
       __builtin_prefetch(part.byte_slots.data() + (hash & part.mask));
     }
+  };
+  // Tables that stay in the caches gain nothing from it.
+  const bool prefetch = table_->slot_bytes_ > kPrefetchFromSlotBytes;
+  for (int64_t j = 0; prefetch && j < std::min(kAhead, count); ++j) {
+    prefetch_slot(j);
   }
   lookup.matches.assign(static_cast<size_t>(count), JoinHashTable::Match{});
   for (int64_t j = 0; j < count; ++j) {
+    if (prefetch && j + kAhead < count) {
+      prefetch_slot(j + kAhead);
+    }
     const auto slot_of_row = static_cast<size_t>(j);
     if (block.usable[slot_of_row] == 0) {
       continue;
@@ -861,6 +912,7 @@ const JoinHashTable::Match& JoinProbe::current_match() {
         if (slot.key == key) {
           match =
               JoinHashTable::Match{part.rows.data() + slot.begin, slot.count, slot.begin, &part};
+          __builtin_prefetch(match.rows);  // read when the pairs are given out
           break;
         }
         index = (index + 1) & part.mask;
@@ -883,6 +935,7 @@ const JoinHashTable::Match& JoinProbe::current_match() {
           const uint32_t first = part.group_begin[group];
           match = JoinHashTable::Match{part.rows.data() + first,
                                        part.group_begin[group + 1] - first, first, &part};
+          __builtin_prefetch(match.rows);
           break;
         }
       }
@@ -913,6 +966,9 @@ bool emits_unmatched_probe_rows(JoinType type) {
          type == JoinType::kLeftAnti;
 }
 
+/// Pairs reserved up front for a chunk (more grow the output as needed).
+constexpr int64_t kReservedPairs = 16 * 1024;
+
 void check_max_pairs(int64_t max_pairs) {
   if (max_pairs <= 0) {
     throw InvalidArgument("hash join probe: at most " + std::to_string(max_pairs) +
@@ -928,6 +984,7 @@ bool JoinProbe::next(int64_t max_pairs, JoinPairs& out) {
     throw InvalidArgument("hash join probe: next called while candidates await resolve");
   }
   out.clear();
+  out.reserve(std::min(max_pairs, kReservedPairs));
   const JoinType type = table_->type_;
   const bool marks = table_->outputs_build_rows();
   while (row_ < length_ && out.size() < max_pairs) {
@@ -944,7 +1001,11 @@ bool JoinProbe::next(int64_t max_pairs, JoinPairs& out) {
         continue;
       }
       const int64_t take = std::min<int64_t>(match.count - offset_, max_pairs - out.size());
-      out.append(row_, {match.rows + offset_, static_cast<size_t>(take)});
+      if (take == 1) {
+        out.append(row_, match.rows[offset_]);  // the common case, inline
+      } else {
+        out.append(row_, {match.rows + offset_, static_cast<size_t>(take)});
+      }
       offset_ += take;
       if (offset_ == match.count) {
         next_row();
@@ -967,6 +1028,7 @@ bool JoinProbe::next_candidates(int64_t max_pairs) {
         "hash join probe: next_candidates called before resolving the last chunk");
   }
   candidates_.clear();
+  candidates_.reserve(std::min(max_pairs, kReservedPairs));
   segments_.clear();
   const JoinType type = table_->type_;
   const bool emits_unmatched = emits_unmatched_probe_rows(type);
@@ -985,7 +1047,11 @@ bool JoinProbe::next_candidates(int64_t max_pairs) {
     }
     const int64_t take = std::min<int64_t>(match.count - offset_, max_pairs - used);
     const int64_t begin = candidates_.size();
-    candidates_.append(row_, {match.rows + offset_, static_cast<size_t>(take)});
+    if (take == 1) {
+      candidates_.append(row_, match.rows[offset_]);
+    } else {
+      candidates_.append(row_, {match.rows + offset_, static_cast<size_t>(take)});
+    }
     offset_ += take;
     used += take;
     const bool finishes = offset_ == match.count;
@@ -1012,6 +1078,7 @@ void JoinProbe::resolve(const Array& passed, JoinPairs& out) {
                           std::to_string(candidates_.size()) + " candidates");
   }
   out.clear();
+  out.reserve(candidates_.size() + static_cast<int64_t>(segments_.size()));
   const ArrayData& mask = *passed.data();
   const uint8_t* bits = mask.length > 0 ? mask.buffers[1]->data() : nullptr;
   const bool nulls = mask.null_count() != 0;

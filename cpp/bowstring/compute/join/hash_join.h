@@ -53,6 +53,8 @@ class JoinPairs {
   std::span<const int64_t> build_rows() const { return build_rows_; }
 
   void clear();
+  /// Makes room for `pairs` pairs in all without reallocating.
+  void reserve(int64_t pairs);
   void append(int64_t probe_row, int64_t build_row) {
     probe_rows_.push_back(probe_row);
     build_rows_.push_back(build_row);
@@ -151,7 +153,9 @@ class JoinHashTable {
 
   void check_keys(std::span<const Array> keys, std::string_view what) const;
   /// The partition of a key of hash `hash`: its top bits.
-  size_t partition_of(uint64_t hash) const;
+  size_t partition_of(uint64_t hash) const {
+    return partition_bits_ == 0 ? 0 : static_cast<size_t>(hash >> (64 - partition_bits_));
+  }
   void finalize_partition(size_t partition);
   /// Marks the build rows of a matched key as matched (once per key).
   void mark_group(const Match& match);
@@ -170,6 +174,7 @@ class JoinHashTable {
   bool finalized_ = false;
 
   std::vector<std::unique_ptr<Partition>> partitions_;
+  int64_t slot_bytes_ = 0;  // of every partition's table
   // One bit per build row: matched by a probe (only for the joins that output build rows), set
   // through std::atomic_ref while probes run.
   ScratchVector<uint64_t> matched_;
