@@ -87,8 +87,10 @@ class JoinProbe;
 /// rows of right, full outer, right semi and right anti joins with `collect_build_rows` (ranges
 /// from any threads at once).
 ///
-/// Every byte of the table, of the probes and of their output comes from the allocator given, so
-/// that a build over a budget fails with the allocator's `OutOfMemory` and frees what it took.
+/// All memory that grows with the data (the partitions' blocks and tables, the match flags, the
+/// probes' lookups and their output) comes from the allocator given, so that a build over a
+/// budget fails with the allocator's `OutOfMemory` and frees what it took. Only bookkeeping of
+/// fixed size per batch, and the row encoding of one block of 1024 wide keys, do not.
 ///
 /// Layout: each batch added is hashed and scattered at once into its partitions (by the top bits
 /// of the hashes) as one block per partition: the keys, hashes and row numbers of those rows.
