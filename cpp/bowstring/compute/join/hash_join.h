@@ -127,13 +127,14 @@ class JoinHashTable {
 
   /// Rows added so far (the build rows are 0..num_build_rows() - 1).
   int64_t num_build_rows() const;
-  /// Distinct keys that can match (rows whose non-null-safe keys are null are in no group).
+  /// Distinct keys that can match, once finalized (rows with a null in a key that is not
+  /// null-safe are in no group).
   int64_t num_groups() const;
 
   /// A cursor over the results of probing one batch of probe keys (one array per key, of the
   /// build key types). Thread safe: any number of probes may run at once, each cursor on one
-  /// thread at a time. The keys are kept alive by the cursor. Throws `InvalidArgument` on keys
-  /// of the wrong number, types or lengths, or before `finalize`.
+  /// thread at a time. The keys are kept alive by the cursor; the table must outlive it. Throws
+  /// `InvalidArgument` on keys of the wrong number, types or lengths, or before `finalize`.
   JoinProbe probe(std::span<const Array> keys);
 
   /// Whether the join outputs build rows after the probes (right, full outer, right semi and
