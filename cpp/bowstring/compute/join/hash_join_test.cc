@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <random>
@@ -534,6 +535,72 @@ TEST(HashJoin, SkewedKeyIsOutputInBoundedChunks) {
         {kind}, SideSpec{.rows = 30, .domain = 5, .skewed_rows = 2000, .batch_rows = 500}, rng);
     const Side probe = make_side({kind}, SideSpec{.rows = 10, .domain = 5, .skewed_rows = 4}, rng);
     check_all_types(probe, build, {false}, RunOptions{}, "skewed", {1, 1000});
+  }
+}
+
+TEST(HashJoin, LargeTablesAgainstAMap) {
+  // Tables past the caches (slots prefetched during probes) and grown many times over: 60K
+  // build keys, most distinct, against a map from key to build rows.
+  std::mt19937_64 rng(17);
+  constexpr int64_t kBuildRows = 60'000;
+  constexpr int64_t kProbeRows = 20'000;
+  std::uniform_int_distribution<int64_t> key_of(0, 50'000);
+  std::vector<int64_t> build_values(kBuildRows);
+  std::vector<int64_t> probe_values(kProbeRows);
+  std::map<int64_t, std::vector<int64_t>> rows_of;
+  for (int64_t r = 0; r < kBuildRows; ++r) {
+    build_values[static_cast<size_t>(r)] = key_of(rng);
+    rows_of[build_values[static_cast<size_t>(r)]].push_back(r);
+  }
+  for (int64_t& value : probe_values) {
+    value = key_of(rng) + 10'000;
+  }
+  std::vector<Pair> expected;
+  for (int64_t i = 0; i < kProbeRows; ++i) {
+    const auto found = rows_of.find(probe_values[static_cast<size_t>(i)]);
+    if (found == rows_of.end()) {
+      expected.emplace_back(i, kNoRow);
+      continue;
+    }
+    for (const int64_t r : found->second) {
+      expected.emplace_back(i, r);
+    }
+  }
+  const auto as_keys = [](const std::vector<int64_t>& values, bool strings) {
+    if (!strings) {
+      Int64Builder builder;
+      builder.append_values(values);
+      return builder.finish();
+    }
+    std::vector<std::optional<std::string>> texts;
+    for (const int64_t value : values) {
+      texts.push_back("key " + std::to_string(value));
+    }
+    return make_string_array(texts);
+  };
+  for (const bool strings : {false, true}) {
+    for (const int partitions : {1, 64}) {
+      SCOPED_TRACE(std::string(strings ? "string" : "int64") + " keys, " +
+                   std::to_string(partitions) + " partitions");
+      JoinHashTable table({strings ? utf8() : int64()}, {}, JoinType::kLeftOuter,
+                          default_allocator(), JoinTableOptions{partitions});
+      const Array build = as_keys(build_values, strings);
+      for (int64_t start = 0; start < kBuildRows; start += 10'000) {
+        table.add(std::vector<Array>{build.slice(start, 10'000)});
+      }
+      table.finalize();
+      EXPECT_EQ(table.num_groups(), static_cast<int64_t>(rows_of.size()));
+      JoinProbe cursor = table.probe(std::vector<Array>{as_keys(probe_values, strings)});
+      JoinPairs out;
+      std::vector<Pair> pairs;
+      while (cursor.next(5000, out)) {
+        for (int64_t k = 0; k < out.size(); ++k) {
+          pairs.emplace_back(out.probe_rows()[static_cast<size_t>(k)],
+                             out.build_rows()[static_cast<size_t>(k)]);
+        }
+      }
+      EXPECT_EQ(pairs, expected);  // in probe order, each probe row's build rows ascending
+    }
   }
 }
 
