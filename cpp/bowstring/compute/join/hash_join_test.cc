@@ -331,6 +331,14 @@ std::vector<Pair> reference_join(const Side& probe, const Side& build,
 
 // --- Running the table ---------------------------------------------------------------------
 
+/// Appends the pairs of `out` to `pairs`.
+void append_pairs(const JoinPairs& out, std::vector<Pair>& pairs) {
+  for (int64_t k = 0; k < out.size(); ++k) {
+    pairs.emplace_back(out.probe_rows()[static_cast<size_t>(k)],
+                       out.build_rows()[static_cast<size_t>(k)]);
+  }
+}
+
 struct RunOptions {
   int64_t max_pairs = 1000;
   bool with_residual = false;
@@ -594,10 +602,7 @@ TEST(HashJoin, LargeTablesAgainstAMap) {
       JoinPairs out;
       std::vector<Pair> pairs;
       while (cursor.next(5000, out)) {
-        for (int64_t k = 0; k < out.size(); ++k) {
-          pairs.emplace_back(out.probe_rows()[static_cast<size_t>(k)],
-                             out.build_rows()[static_cast<size_t>(k)]);
-        }
+        append_pairs(out, pairs);
       }
       EXPECT_EQ(pairs, expected);  // in probe order, each probe row's build rows ascending
     }
@@ -652,10 +657,7 @@ TEST(HashJoin, NullKeysFollowSpark) {
     JoinPairs out;
     std::vector<Pair> pairs;
     while (cursor.next(100, out)) {
-      for (int64_t k = 0; k < out.size(); ++k) {
-        pairs.emplace_back(out.probe_rows()[static_cast<size_t>(k)],
-                           out.build_rows()[static_cast<size_t>(k)]);
-      }
+      append_pairs(out, pairs);
     }
     out.clear();
     table.collect_build_rows(0, table.num_build_rows(), out);
@@ -792,10 +794,7 @@ TEST(HashJoin, ResidualChunksDecideEachProbeRowOnce) {
       mask.append(build_row == 24);
     }
     cursor.resolve(mask.finish(), out);
-    for (int64_t k = 0; k < out.size(); ++k) {
-      pairs.emplace_back(out.probe_rows()[static_cast<size_t>(k)],
-                         out.build_rows()[static_cast<size_t>(k)]);
-    }
+    append_pairs(out, pairs);
   }
   EXPECT_EQ(pairs, (std::vector<Pair>{{0, 24}, {1, kNoRow}}));
 }
