@@ -373,6 +373,15 @@ struct ByteSlot {
   uint32_t group_plus_one;  // 0: empty slot
 };
 
+/// A key of a byte layout: where its bytes are, and its rows (one struct, so that a lookup
+/// reads one place besides the slot and the bytes).
+struct ByteGroup {
+  int64_t key_offset;
+  uint32_t key_length;
+  uint32_t begin;  // the key's rows are rows[begin, begin + count)
+  uint32_t count;
+};
+
 uint32_t tag_of(uint64_t hash) { return static_cast<uint32_t>(hash >> 24); }
 
 constexpr size_t kMinSlots = 16;
@@ -389,16 +398,14 @@ struct JoinHashTable::Partition {
       : rows(StlAllocator<int64_t>(allocator)),
         packed_slots(StlAllocator<PackedSlot>(allocator)),
         byte_slots(StlAllocator<ByteSlot>(allocator)),
-        group_begin(StlAllocator<uint32_t>(allocator)),
-        key_offsets(StlAllocator<int64_t>(allocator)),
+        byte_groups(StlAllocator<ByteGroup>(allocator)),
         key_bytes(StlAllocator<char>(allocator)),
         group_marked(StlAllocator<uint64_t>(allocator)) {}
 
   ScratchVector<int64_t> rows;
   ScratchVector<PackedSlot> packed_slots;  // packed layout
   ScratchVector<ByteSlot> byte_slots;      // byte layouts
-  ScratchVector<uint32_t> group_begin;     // byte layouts: group g's rows, [g], [g + 1]
-  ScratchVector<int64_t> key_offsets;      // byte layouts: group g's key bytes
+  ScratchVector<ByteGroup> byte_groups;    // byte layouts
   ScratchVector<char> key_bytes;
   // A bit per position of `rows`, set at a group's first row once its rows are marked matched.
   ScratchVector<uint64_t> group_marked;
@@ -702,7 +709,6 @@ void JoinHashTable::finalize_partition(size_t p) {
   } else {
     part.byte_slots.assign(capacity, ByteSlot{0, 0});
     ScratchVector<uint64_t> group_hashes{StlAllocator<uint64_t>(allocator_)};
-    part.key_offsets.assign(1, 0);
     const auto rehash = [&part, &group_hashes](size_t new_capacity) {
       ScratchVector<ByteSlot> slots(new_capacity, ByteSlot{0, 0}, part.byte_slots.get_allocator());
       const uint64_t mask = new_capacity - 1;
@@ -733,8 +739,9 @@ void JoinHashTable::finalize_partition(size_t p) {
             slot = ByteSlot{tag, group + 1};
             group_hashes.push_back(hash);
             group_rows.push_back(0);
+            part.byte_groups.push_back(ByteGroup{static_cast<int64_t>(part.key_bytes.size()),
+                                                 static_cast<uint32_t>(size), 0, 0});
             part.key_bytes.insert(part.key_bytes.end(), key, key + size);
-            part.key_offsets.push_back(static_cast<int64_t>(part.key_bytes.size()));
             if (group_hashes.size() * 2 > part.byte_slots.size()) {
               rehash(part.byte_slots.size() * 2);
             }
@@ -742,9 +749,10 @@ void JoinHashTable::finalize_partition(size_t p) {
           }
           if (slot.tag == tag) {
             const uint32_t candidate = slot.group_plus_one - 1;
-            const int64_t begin = part.key_offsets[candidate];
-            if (static_cast<size_t>(part.key_offsets[candidate + 1] - begin) == size &&
-                (size == 0 || std::memcmp(part.key_bytes.data() + begin, key, size) == 0)) {
+            const ByteGroup& known = part.byte_groups[candidate];
+            if (known.key_length == size &&
+                (size == 0 ||
+                 std::memcmp(part.key_bytes.data() + known.key_offset, key, size) == 0)) {
               group = candidate;
               break;
             }
@@ -776,8 +784,10 @@ void JoinHashTable::finalize_partition(size_t p) {
       }
     }
   } else {
-    part.group_begin.assign(group_start.begin(), group_start.end());
-    part.group_begin.push_back(static_cast<uint32_t>(entries));
+    for (size_t g = 0; g < part.byte_groups.size(); ++g) {
+      part.byte_groups[g].begin = group_start[g];
+      part.byte_groups[g].count = group_rows[g];
+    }
   }
   if (outputs_build_rows()) {
     part.group_marked.assign((entries + 63) / 64, 0);
@@ -927,14 +937,12 @@ const JoinHashTable::Match& JoinProbe::current_match() {
         break;
       }
       if (slot.tag == tag) {
-        const uint32_t group = slot.group_plus_one - 1;
-        const int64_t begin = part.key_offsets[group];
-        if (static_cast<size_t>(part.key_offsets[group + 1] - begin) == key.size() &&
+        const ByteGroup& group = part.byte_groups[slot.group_plus_one - 1];
+        if (group.key_length == key.size() &&
             (key.empty() ||
-             std::memcmp(part.key_bytes.data() + begin, key.data(), key.size()) == 0)) {
-          const uint32_t first = part.group_begin[group];
-          match = JoinHashTable::Match{part.rows.data() + first,
-                                       part.group_begin[group + 1] - first, first, &part};
+             std::memcmp(part.key_bytes.data() + group.key_offset, key.data(), key.size()) == 0)) {
+          match =
+              JoinHashTable::Match{part.rows.data() + group.begin, group.count, group.begin, &part};
           __builtin_prefetch(match.rows);
           break;
         }
