@@ -25,6 +25,12 @@ namespace {
 
 using Kind = PhysicalNode::Kind;
 
+/// An out-of-memory error that names the operator it happened in.
+class OperatorOutOfMemory : public OutOfMemory {
+ public:
+  using OutOfMemory::OutOfMemory;
+};
+
 /// A morsel's place in the order of a sink's input: the position of the pipeline that made it
 /// among those feeding the sink, then its position in that pipeline's source.
 struct MorselOrder {
@@ -113,32 +119,48 @@ class RangeSource final : public Source {
   std::atomic<int64_t> next_{0};
 };
 
-/// A stateless step of a pipeline: one batch in, one batch out.
+/// Receives the batches a transform makes.
+using Emit = std::function<void(const RecordBatch&)>;
+
+/// A step of a pipeline that keeps no state between morsels: it turns each batch into batches
+/// (in order) that go on to the next step.
 class Transform {
  public:
   explicit Transform(const PhysicalNode* node) : node_(node) {}
   virtual ~Transform() = default;
   /// `morsel` is the morsel's index in its source (random samples draw from it).
-  virtual RecordBatch apply(const RecordBatch& batch, compute::ExecContext& context,
-                            int64_t morsel) const = 0;
+  virtual void run(const RecordBatch& batch, compute::ExecContext& context, int64_t morsel,
+                   const Emit& emit) const = 0;
   const PhysicalNode& node() const { return *node_; }
 
  private:
   const PhysicalNode* node_;
 };
 
-class FilterTransform final : public Transform {
+/// A transform making one batch of each.
+class MapTransform : public Transform {
  public:
   using Transform::Transform;
+  virtual RecordBatch apply(const RecordBatch& batch, compute::ExecContext& context,
+                            int64_t morsel) const = 0;
+  void run(const RecordBatch& batch, compute::ExecContext& context, int64_t morsel,
+           const Emit& emit) const final {
+    emit(apply(batch, context, morsel));
+  }
+};
+
+class FilterTransform final : public MapTransform {
+ public:
+  using MapTransform::MapTransform;
   RecordBatch apply(const RecordBatch& batch, compute::ExecContext& context,
                     int64_t) const override {
     return expr::filter(batch, *node().predicate, context);
   }
 };
 
-class ProjectTransform final : public Transform {
+class ProjectTransform final : public MapTransform {
  public:
-  using Transform::Transform;
+  using MapTransform::MapTransform;
   RecordBatch apply(const RecordBatch& batch, compute::ExecContext& context,
                     int64_t) const override {
     const std::vector<std::string> names = node().schema->field_names();
@@ -149,9 +171,9 @@ class ProjectTransform final : public Transform {
 };
 
 /// The batches of one input of a union, labelled with the union's columns.
-class RelabelTransform final : public Transform {
+class RelabelTransform final : public MapTransform {
  public:
-  using Transform::Transform;
+  using MapTransform::MapTransform;
   RecordBatch apply(const RecordBatch& batch, compute::ExecContext&, int64_t) const override {
     return RecordBatch(node().schema, batch.num_rows(), batch.columns());
   }
@@ -195,9 +217,9 @@ RecordBatch take_rows(const RecordBatch& batch, std::vector<int64_t>& indices,
 }
 
 /// Every row once per grouping set.
-class ExpandTransform final : public Transform {
+class ExpandTransform final : public MapTransform {
  public:
-  using Transform::Transform;
+  using MapTransform::MapTransform;
   RecordBatch apply(const RecordBatch& batch, compute::ExecContext& context,
                     int64_t) const override {
     std::vector<RecordBatch> copies;
@@ -214,9 +236,9 @@ class ExpandTransform final : public Transform {
 };
 
 /// Every row as many times as its count says (none for null, zero or less).
-class ReplicateTransform final : public Transform {
+class ReplicateTransform final : public MapTransform {
  public:
-  using Transform::Transform;
+  using MapTransform::MapTransform;
   RecordBatch apply(const RecordBatch& batch, compute::ExecContext& context,
                     int64_t) const override {
     const Array counts = node()
@@ -239,9 +261,9 @@ class ReplicateTransform final : public Transform {
 /// Bernoulli (or, with replacement, Poisson) sampling; each morsel draws from its own
 /// generator, seeded by the sample's seed and the morsel's index, so that a plan run with the
 /// same morsel size samples the same rows whatever thread takes which morsel.
-class SampleTransform final : public Transform {
+class SampleTransform final : public MapTransform {
  public:
-  using Transform::Transform;
+  using MapTransform::MapTransform;
   RecordBatch apply(const RecordBatch& batch, compute::ExecContext& context,
                     int64_t morsel) const override {
     std::mt19937_64 generator(
@@ -654,6 +676,322 @@ class SortSink final : public Sink {
   std::optional<RecordBatch> result_;
 };
 
+/// The build side of a join: collects the build rows (numbered as the hash table numbers them)
+/// and, for a hash join, the table; finalized once every build row is in.
+class JoinBuildSink final : public Sink {
+ public:
+  JoinBuildSink(const PhysicalNode& join, compute::ExecContext& context)
+      : Sink(std::string(join.name())), join_(join), context_(context) {
+    if (join.kind == Kind::kHashJoin) {
+      std::vector<TypePtr> types;
+      for (const expr::BoundExpression& key : join.build_keys) {
+        types.push_back(key.type());
+      }
+      table_ = std::make_unique<compute::JoinHashTable>(types, join.null_safe, join.join_type,
+                                                        context.allocator);
+    }
+  }
+
+  std::unique_ptr<LocalState> make_local() override { return std::make_unique<CollectState>(); }
+
+  void consume(LocalState& local, const RecordBatch& batch, MorselOrder order) override {
+    auto& state = static_cast<CollectState&>(local);
+    if (table_ != nullptr) {
+      const std::vector<Array> keys = evaluate_all(join_.build_keys, batch, context_);
+      // The payload is kept in the order the table numbers the rows.
+      state.batches.push_back({MorselOrder{0, table_->add(keys)}, batch});
+    } else {
+      state.batches.push_back({order, batch});
+    }
+  }
+
+  void combine(LocalState& local) override {
+    auto& state = static_cast<CollectState&>(local);
+    const std::lock_guard lock(mutex_);
+    for (OrderedBatch& batch : state.batches) {
+      batches_.push_back(std::move(batch));
+    }
+  }
+
+  void finalize(compute::ExecContext&) override {
+    std::sort(batches_.begin(), batches_.end(),
+              [](const OrderedBatch& a, const OrderedBatch& b) { return a.order < b.order; });
+    std::vector<RecordBatch> batches;
+    for (const OrderedBatch& entry : batches_) {
+      batches.push_back(entry.batch);
+    }
+    batches_.clear();
+    payload_ = concatenate_batches(join_.children[1]->schema, batches, context_.allocator);
+    if (table_ != nullptr) {
+      table_->finalize();
+    } else {
+      matched_.assign(static_cast<size_t>((payload_->num_rows() + 63) / 64), 0);
+    }
+  }
+
+  std::vector<RecordBatch> results() override { return {}; }
+
+  const RecordBatch& payload() const { return *payload_; }
+  compute::JoinHashTable* table() const { return table_.get(); }
+
+  /// Nested loop joins: marks build row `row` matched (from any thread).
+  void mark(int64_t row) {
+    std::atomic_ref<uint64_t> word(matched_[static_cast<size_t>(row / 64)]);
+    word.fetch_or(uint64_t{1} << (row % 64), std::memory_order_relaxed);
+  }
+  bool matched(int64_t row) const {
+    return ((matched_[static_cast<size_t>(row / 64)] >> (row % 64)) & 1) != 0;
+  }
+
+ private:
+  const PhysicalNode& join_;
+  compute::ExecContext& context_;
+  std::unique_ptr<compute::JoinHashTable> table_;
+  std::mutex mutex_;
+  std::vector<OrderedBatch> batches_;
+  std::optional<RecordBatch> payload_;
+  std::vector<uint64_t> matched_;
+};
+
+/// Pairs of rows a join outputs, made into the join's output batch.
+class JoinOutput {
+ public:
+  JoinOutput(const PhysicalNode& join, const JoinBuildSink& build)
+      : join_(join), build_(build), both_(plan::internal_schema([&] {
+          std::vector<plan::Attribute> both = join.children[0]->output;
+          both.insert(both.end(), join.children[1]->output.begin(), join.children[1]->output.end());
+          return both;
+        }())) {}
+
+  /// The output rows of `pairs`: probe rows from `probe` (null rows for kNoRow, or when there
+  /// is no probe batch), build rows from the build side, the sides in the plan's order.
+  RecordBatch output(const RecordBatch* probe, const compute::JoinPairs& pairs,
+                     compute::ExecContext& context) const {
+    using compute::JoinType;
+    const JoinType type = join_.join_type;
+    const bool probe_side = type != JoinType::kRightSemi && type != JoinType::kRightAnti;
+    const bool build_side = type != JoinType::kLeftSemi && type != JoinType::kLeftAnti;
+    std::vector<Array> probe_columns;
+    std::vector<Array> build_columns;
+    if (probe_side) {
+      probe_columns = side(probe, *join_.children[0]->schema,
+                           pairs.probe_indices(context.allocator), pairs.size(), context);
+    }
+    if (build_side) {
+      build_columns = side(&build_.payload(), *join_.children[1]->schema,
+                           pairs.build_indices(context.allocator), pairs.size(), context);
+    }
+    std::vector<Array>& first = join_.swapped ? build_columns : probe_columns;
+    std::vector<Array>& second = join_.swapped ? probe_columns : build_columns;
+    first.insert(first.end(), second.begin(), second.end());
+    return RecordBatch(join_.schema, pairs.size(), std::move(first));
+  }
+
+  /// Candidate pairs with both sides' columns, probe side first: what the residual condition
+  /// is evaluated on.
+  RecordBatch candidates(const RecordBatch& probe, const compute::JoinPairs& pairs,
+                         compute::ExecContext& context) const {
+    std::vector<Array> columns =
+        side(&probe, *join_.children[0]->schema, pairs.probe_indices(context.allocator),
+             pairs.size(), context);
+    std::vector<Array> build = side(&build_.payload(), *join_.children[1]->schema,
+                                    pairs.build_indices(context.allocator), pairs.size(), context);
+    columns.insert(columns.end(), build.begin(), build.end());
+    return RecordBatch(both_, pairs.size(), std::move(columns));
+  }
+
+ private:
+  static std::vector<Array> side(const RecordBatch* rows, const Schema& schema,
+                                 const Array& indices, int64_t length,
+                                 compute::ExecContext& context) {
+    std::vector<Array> out;
+    for (int c = 0; c < schema.num_fields(); ++c) {
+      if (rows == nullptr) {
+        out.push_back(compute::Datum::null_scalar(schema.field(c)->type(), context.allocator)
+                          .to_array(length, context.allocator));
+      } else {
+        out.push_back(compute::take(rows->column(c), indices, context.allocator));
+      }
+    }
+    return out;
+  }
+
+  const PhysicalNode& join_;
+  const JoinBuildSink& build_;
+  SchemaPtr both_;
+};
+
+/// Pairs per output batch of a join, at most.
+constexpr int64_t kJoinBatchPairs = 64 * 1024;
+
+/// The probe side of a hash join: each batch looks up its keys, in chunks of pairs.
+class HashProbeTransform final : public Transform {
+ public:
+  HashProbeTransform(const PhysicalNode* join, const JoinBuildSink* build)
+      : Transform(join), build_(*build), output_(*join, *build) {}
+
+  void run(const RecordBatch& batch, compute::ExecContext& context, int64_t,
+           const Emit& emit) const override {
+    const std::vector<Array> keys = evaluate_all(node().keys, batch, context);
+    compute::JoinProbe probe = build_.table()->probe(keys);
+    compute::JoinPairs pairs(context.allocator);
+    if (!node().predicate) {
+      while (probe.next(kJoinBatchPairs, pairs)) {
+        if (!pairs.empty()) {
+          emit(output_.output(&batch, pairs, context));
+        }
+      }
+      return;
+    }
+    while (probe.next_candidates(kJoinBatchPairs)) {
+      const RecordBatch candidates = output_.candidates(batch, probe.candidates(), context);
+      const Array passed = node()
+                               .predicate->evaluate(candidates, context)
+                               .to_array(candidates.num_rows(), context.allocator);
+      probe.resolve(passed, pairs);
+      if (!pairs.empty()) {
+        emit(output_.output(&batch, pairs, context));
+      }
+    }
+  }
+
+ private:
+  const JoinBuildSink& build_;
+  JoinOutput output_;
+};
+
+/// The probe side of a join without keys: every probe row against every build row.
+class NestedLoopProbeTransform final : public Transform {
+ public:
+  NestedLoopProbeTransform(const PhysicalNode* join, JoinBuildSink* build)
+      : Transform(join), build_(*build), output_(*join, *build) {}
+
+  void run(const RecordBatch& batch, compute::ExecContext& context, int64_t,
+           const Emit& emit) const override {
+    using compute::JoinType;
+    const JoinType type = node().join_type;
+    const bool pairs_out = type == JoinType::kInner || type == JoinType::kLeftOuter ||
+                           type == JoinType::kRightOuter || type == JoinType::kFullOuter;
+    const bool marks_build = type == JoinType::kRightOuter || type == JoinType::kFullOuter;
+    const int64_t probe_rows = batch.num_rows();
+    const int64_t build_rows = build_.payload().num_rows();
+    std::vector<bool> probe_matched(static_cast<size_t>(probe_rows), false);
+    compute::JoinPairs candidates(context.allocator);
+    compute::JoinPairs passing(context.allocator);
+    auto flush = [&] {
+      if (candidates.empty()) {
+        return;
+      }
+      std::optional<Array> passed;
+      if (node().predicate) {
+        const RecordBatch both = output_.candidates(batch, candidates, context);
+        passed =
+            node().predicate->evaluate(both, context).to_array(both.num_rows(), context.allocator);
+      }
+      passing.clear();
+      for (int64_t i = 0; i < candidates.size(); ++i) {
+        if (passed && (passed->is_null(i) || !passed->as<BooleanArray>().value(i))) {
+          continue;
+        }
+        const int64_t probe_row = candidates.probe_rows()[static_cast<size_t>(i)];
+        const int64_t build_row = candidates.build_rows()[static_cast<size_t>(i)];
+        probe_matched[static_cast<size_t>(probe_row)] = true;
+        if (marks_build) {
+          build_.mark(build_row);
+        }
+        if (pairs_out) {
+          passing.append(probe_row, build_row);
+        }
+      }
+      if (!passing.empty()) {
+        emit(output_.output(&batch, passing, context));
+      }
+      candidates.clear();
+    };
+    for (int64_t p = 0; p < probe_rows; ++p) {
+      for (int64_t b = 0; b < build_rows; ++b) {
+        candidates.append(p, b);
+        if (candidates.size() == kJoinBatchPairs) {
+          flush();
+        }
+      }
+    }
+    flush();
+    // Probe rows decided by all their pairs: unmatched ones of outer and anti joins, matched
+    // ones of semi joins.
+    const bool keep_matched = type == JoinType::kLeftSemi;
+    const bool keep_unmatched =
+        type == JoinType::kLeftOuter || type == JoinType::kFullOuter || type == JoinType::kLeftAnti;
+    compute::JoinPairs decided(context.allocator);
+    for (int64_t p = 0; p < probe_rows; ++p) {
+      const bool matched = probe_matched[static_cast<size_t>(p)];
+      if ((matched && keep_matched) || (!matched && keep_unmatched)) {
+        decided.append(p, compute::kNoRow);
+      }
+    }
+    if (!decided.empty()) {
+      emit(output_.output(&batch, decided, context));
+    }
+  }
+
+ private:
+  JoinBuildSink& build_;
+  JoinOutput output_;
+};
+
+/// The build rows a join outputs once every probe has run (right and full outer, right semi
+/// and anti joins), in chunks of build rows.
+class BuildRowsSource final : public Source {
+ public:
+  BuildRowsSource(const PhysicalNode& join, const JoinBuildSink& build, int64_t morsel_rows,
+                  compute::ExecContext& context)
+      : join_(join),
+        build_(build),
+        output_(join, build),
+        morsel_rows_(morsel_rows),
+        context_(context) {
+    morsels_ = (build.payload().num_rows() + morsel_rows - 1) / morsel_rows;
+  }
+
+  std::optional<std::pair<RecordBatch, int64_t>> next() override {
+    const int64_t index = next_.fetch_add(1, std::memory_order_relaxed);
+    if (index >= morsels_) {
+      return std::nullopt;
+    }
+    const int64_t begin = index * morsel_rows_;
+    const int64_t end = std::min(begin + morsel_rows_, build_.payload().num_rows());
+    compute::JoinPairs pairs(context_.allocator);
+    if (build_.table() != nullptr) {
+      build_.table()->collect_build_rows(begin, end, pairs);
+    } else {
+      for (int64_t row = begin; row < end; ++row) {
+        if (!build_.matched(row)) {
+          pairs.append(compute::kNoRow, row);
+        }
+      }
+    }
+    return std::make_pair(output_.output(nullptr, pairs, context_), index);
+  }
+  int64_t total() const override { return morsels_; }
+
+ private:
+  const PhysicalNode& join_;
+  const JoinBuildSink& build_;
+  JoinOutput output_;
+  int64_t morsel_rows_;
+  compute::ExecContext& context_;
+  int64_t morsels_ = 0;
+  std::atomic<int64_t> next_{0};
+};
+
+/// Whether a join outputs build rows after its probes.
+bool outputs_build_rows(const PhysicalNode& join) {
+  using compute::JoinType;
+  const JoinType type = join.join_type;
+  return type == JoinType::kRightOuter || type == JoinType::kFullOuter ||
+         type == JoinType::kRightSemi || type == JoinType::kRightAnti;
+}
+
 /// A source, the transforms its morsels go through, and the sink they end in.
 struct Pipeline {
   /// Makes the source when the pipeline starts: a breaker's results exist only then.
@@ -776,6 +1114,35 @@ class Executor {
       case Kind::kExchange:
         build(*node.children[0], sink, std::move(above));
         return;
+      case Kind::kHashJoin:
+      case Kind::kNestedLoopJoin: {
+        auto owned = std::make_unique<JoinBuildSink>(node, context_);
+        JoinBuildSink* build_side = owned.get();
+        sinks_.push_back(std::move(owned));
+        build(*node.children[1], build_side, {});
+        std::vector<std::shared_ptr<const Transform>> probe_steps = above;
+        if (node.kind == Kind::kHashJoin) {
+          probe_steps.insert(probe_steps.begin(),
+                             std::make_shared<HashProbeTransform>(&node, build_side));
+        } else {
+          probe_steps.insert(probe_steps.begin(),
+                             std::make_shared<NestedLoopProbeTransform>(&node, build_side));
+        }
+        build(*node.children[0], sink, std::move(probe_steps));
+        if (outputs_build_rows(node)) {
+          Pipeline pipeline;
+          const PhysicalNode* join = &node;
+          pipeline.make_source = [this, join, build_side] {
+            return std::make_unique<BuildRowsSource>(*join, *build_side, options_.morsel_rows,
+                                                     context_);
+          };
+          pipeline.source_name = std::string(node.name());
+          pipeline.transforms = std::move(above);
+          pipeline.sink = sink;
+          add_pipeline(std::move(pipeline));
+        }
+        return;
+      }
       case Kind::kUnion:
         for (const PhysicalPtr& child : node.children) {
           std::vector<std::shared_ptr<const Transform>> branch = above;
@@ -832,13 +1199,16 @@ class Executor {
     }
   }
 
-  /// Runs `work`, naming the operator in an out-of-memory error.
+  /// Runs `work`, naming the operator in an out-of-memory error (the innermost one, when
+  /// operators run inside each other).
   template <typename Work>
   static void in_operator(const std::string& name, Work&& work) {
     try {
       work();
+    } catch (const OperatorOutOfMemory&) {
+      throw;
     } catch (const OutOfMemory& error) {
-      throw OutOfMemory(std::string(error.what()) + " (while running " + name + ")");
+      throw OperatorOutOfMemory(std::string(error.what()) + " (while running " + name + ")");
     }
   }
 
@@ -877,18 +1247,26 @@ class Executor {
         if (!morsel) {
           break;
         }
-        RecordBatch batch = std::move(morsel->first);
-        for (const std::shared_ptr<const Transform>& transform : pipeline.transforms) {
-          in_operator(std::string(transform->node().name()),
-                      [&] { batch = transform->apply(batch, context, morsel->second); });
-        }
-        in_operator(sink.name(), [&] {
-          sink.consume(*local, batch, MorselOrder{pipeline.sequence, morsel->second});
-        });
+        const int64_t index = morsel->second;
+        const int64_t rows = morsel->first.num_rows();
+        std::function<void(const RecordBatch&, size_t)> push = [&](const RecordBatch& batch,
+                                                                   size_t step) {
+          if (step == pipeline.transforms.size()) {
+            in_operator(sink.name(), [&] {
+              sink.consume(*local, batch, MorselOrder{pipeline.sequence, index});
+            });
+            return;
+          }
+          const Transform& transform = *pipeline.transforms[step];
+          in_operator(std::string(transform.node().name()), [&] {
+            transform.run(batch, context, index,
+                          [&](const RecordBatch& out) { push(out, step + 1); });
+          });
+        };
+        push(morsel->first, 0);
         PipelineProgress now = progress;
         now.morsels_done = morsels_done.fetch_add(1, std::memory_order_relaxed) + 1;
-        now.rows_done =
-            rows_done.fetch_add(batch.num_rows(), std::memory_order_relaxed) + batch.num_rows();
+        now.rows_done = rows_done.fetch_add(rows, std::memory_order_relaxed) + rows;
         report(now);
       }
       in_operator(sink.name(), [&] { sink.combine(*local); });

@@ -1,7 +1,9 @@
 #include "bowstring/exec/physical_plan.h"
 
+#include <algorithm>
 #include <utility>
 
+#include "bowstring/compute/core/coercion.h"
 #include "bowstring/plan/explain.h"
 #include "bowstring/plan/expression_util.h"
 #include "bowstring/util/error.h"
@@ -132,8 +134,9 @@ class PhysicalPlanner {
         }
         return node;
       }
-      case LKind::kDistinct:
       case LKind::kJoin:
+        return convert_join(*logical);
+      case LKind::kDistinct:
       case LKind::kSetOperation:
       case LKind::kDeduplicate:
         break;
@@ -207,6 +210,167 @@ class PhysicalPlanner {
     }
     node->description = "HashAggregate(keys=[" + keys + "], functions=[" + functions + "])";
     return node;
+  }
+
+  /// Rows a plan is expected to produce, for choosing the side of a join to hash: exact for
+  /// sources, the input's for operators that keep or drop rows.
+  static double estimated_rows(const LogicalPlan& plan) {
+    switch (plan.kind) {
+      case LKind::kLocalRelation:
+        return static_cast<double>(plan.table->num_rows());
+      case LKind::kRange: {
+        const double span = static_cast<double>(plan.end) - static_cast<double>(plan.start);
+        return std::max(0.0, span / static_cast<double>(plan.step));
+      }
+      case LKind::kLimit:
+        return plan.limit >= 0
+                   ? std::min(static_cast<double>(plan.limit), estimated_rows(*plan.child()))
+                   : estimated_rows(*plan.child());
+      case LKind::kFilter:
+        return estimated_rows(*plan.child()) / 2;
+      case LKind::kJoin:
+        return std::max(estimated_rows(*plan.child(0)), estimated_rows(*plan.child(1)));
+      default: {
+        double rows = 0;
+        for (const plan::PlanPtr& child : plan.children) {
+          rows += estimated_rows(*child);
+        }
+        return rows;
+      }
+    }
+  }
+
+  static bool reads_only(const expr::ExprPtr& expression,
+                         const std::vector<plan::Attribute>& side) {
+    const std::vector<plan::AttributeId> read = plan::referenced_attributes(expression);
+    if (read.empty()) {
+      return false;
+    }
+    for (plan::AttributeId id : read) {
+      if (std::none_of(side.begin(), side.end(),
+                       [&](const plan::Attribute& a) { return a.id == id; })) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  PhysicalPtr convert_join(const LogicalPlan& logical) {
+    const std::vector<plan::Attribute>& left_output = logical.child(0)->output;
+    const std::vector<plan::Attribute>& right_output = logical.child(1)->output;
+    std::vector<expr::ExprPtr> left_keys;
+    std::vector<expr::ExprPtr> right_keys;
+    std::vector<bool> null_safe;
+    std::vector<expr::ExprPtr> residual;
+    if (logical.condition != nullptr) {
+      for (const expr::ExprPtr& conjunct : plan::split_conjuncts(logical.condition)) {
+        const std::string name = expr::detail::ascii_lower(conjunct->name());
+        const bool equality = conjunct->kind() == expr::Expression::Kind::kCall &&
+                              conjunct->operands().size() == 2 &&
+                              (name == "=" || name == "==" || name == "<=>");
+        if (equality) {
+          const expr::ExprPtr& a = conjunct->operands()[0];
+          const expr::ExprPtr& b = conjunct->operands()[1];
+          if (reads_only(a, left_output) && reads_only(b, right_output)) {
+            left_keys.push_back(a);
+            right_keys.push_back(b);
+            null_safe.push_back(name == "<=>");
+            continue;
+          }
+          if (reads_only(a, right_output) && reads_only(b, left_output)) {
+            left_keys.push_back(b);
+            right_keys.push_back(a);
+            null_safe.push_back(name == "<=>");
+            continue;
+          }
+        }
+        residual.push_back(conjunct);
+      }
+    }
+    PhysicalPtr left = convert(logical.child(0));
+    PhysicalPtr right = convert(logical.child(1));
+    const plan::JoinType type = logical.join_type;
+    // Hash the smaller side: the table's join types cover the swapped forms.
+    const bool swap =
+        !left_keys.empty() && estimated_rows(*logical.child(1)) > estimated_rows(*logical.child(0));
+    auto node =
+        make(left_keys.empty() ? Kind::kNestedLoopJoin : Kind::kHashJoin, logical,
+             swap ? std::vector<PhysicalPtr>{right, left} : std::vector<PhysicalPtr>{left, right});
+    node->swapped = swap;
+    node->join_type = table_join_type(type, swap);
+    node->null_safe = null_safe;
+    const PhysicalNode& probe = *node->children[0];
+    const PhysicalNode& build = *node->children[1];
+    for (size_t i = 0; i < left_keys.size(); ++i) {
+      expr::ExprPtr probe_key = swap ? right_keys[i] : left_keys[i];
+      expr::ExprPtr build_key = swap ? left_keys[i] : right_keys[i];
+      const TypePtr probe_type = bind(probe_key, probe).type();
+      const TypePtr build_type = bind(build_key, build).type();
+      if (!probe_type->equals(*build_type)) {
+        const std::optional<TypePtr> common = compute::comparison_type(probe_type, build_type);
+        if (!common) {
+          throw InvalidArgument("join keys of types " + probe_type->to_string() + " and " +
+                                build_type->to_string() + " cannot be compared");
+        }
+        if (!probe_type->equals(**common)) {
+          probe_key = expr::cast(probe_key, *common);
+        }
+        if (!build_type->equals(**common)) {
+          build_key = expr::cast(build_key, *common);
+        }
+      }
+      node->keys.push_back(bind(probe_key, probe));
+      node->build_keys.push_back(bind(build_key, build));
+    }
+    if (!residual.empty()) {
+      PhysicalNode both;
+      both.output = probe.output;
+      both.output.insert(both.output.end(), build.output.begin(), build.output.end());
+      both.schema = plan::internal_schema(both.output);
+      node->predicate = bind(plan::combine_conjuncts(residual), both);
+    }
+    std::vector<plan::Attribute> inputs = left_output;
+    inputs.insert(inputs.end(), right_output.begin(), right_output.end());
+    auto keys_text = [&](const std::vector<expr::ExprPtr>& keys) {
+      std::string out;
+      for (const expr::ExprPtr& key : keys) {
+        out += (out.empty() ? "" : ", ") + plan::expression_text(key, inputs);
+      }
+      return "[" + out + "]";
+    };
+    const std::string condition =
+        residual.empty() ? std::string()
+                         : ", " + plan::expression_text(plan::combine_conjuncts(residual), inputs);
+    if (left_keys.empty()) {
+      node->description = "BroadcastNestedLoopJoin BuildRight, " +
+                          std::string(plan::join_type_name(type)) + condition;
+    } else {
+      node->description = "ShuffledHashJoin " + keys_text(left_keys) + ", " +
+                          keys_text(right_keys) + ", " + std::string(plan::join_type_name(type)) +
+                          (swap ? ", BuildLeft" : ", BuildRight") + condition;
+    }
+    return node;
+  }
+
+  /// The join type of the table, whose left side is the probe side.
+  static compute::JoinType table_join_type(plan::JoinType type, bool swap) {
+    using compute::JoinType;
+    switch (type) {
+      case plan::JoinType::kInner:
+      case plan::JoinType::kCross:
+        return JoinType::kInner;
+      case plan::JoinType::kLeftOuter:
+        return swap ? JoinType::kRightOuter : JoinType::kLeftOuter;
+      case plan::JoinType::kRightOuter:
+        return swap ? JoinType::kLeftOuter : JoinType::kRightOuter;
+      case plan::JoinType::kFullOuter:
+        return JoinType::kFullOuter;
+      case plan::JoinType::kLeftSemi:
+        return swap ? JoinType::kRightSemi : JoinType::kLeftSemi;
+      case plan::JoinType::kLeftAnti:
+        return swap ? JoinType::kRightAnti : JoinType::kLeftAnti;
+    }
+    return JoinType::kInner;
   }
 
   PhysicalPtr convert_limit(const LogicalPlan& logical) {
@@ -287,6 +451,10 @@ std::string_view PhysicalNode::name() const {
       return "Sample";
     case Kind::kExchange:
       return "Exchange";
+    case Kind::kHashJoin:
+      return "ShuffledHashJoin";
+    case Kind::kNestedLoopJoin:
+      return "BroadcastNestedLoopJoin";
   }
   return "Unknown";
 }

@@ -8,6 +8,7 @@
 
 #include "bowstring/compute/core/exec_context.h"
 #include "bowstring/compute/core/function.h"
+#include "bowstring/compute/join/hash_join.h"
 #include "bowstring/compute/vector/sort.h"
 #include "bowstring/expr/bind.h"
 #include "bowstring/plan/logical_plan.h"
@@ -40,6 +41,13 @@ struct PhysicalNode {
     kReplicate,      ///< every row repeated `expressions[0]` times
     kSample,         ///< a random sample: `fraction`, `with_replacement`, `seed`
     kExchange,       ///< a repartitioning hint: rows pass unchanged
+    /// A hash join: children[1] (the build side) is hashed on `build_keys`, children[0] (the
+    /// probe side) looks up `keys`; `predicate` (over the probe's then the build's columns) is
+    /// the residual condition, if any.
+    kHashJoin,
+    /// A join without equality keys: every probe row against every build row, `predicate`
+    /// deciding the pairs (none: every pair).
+    kNestedLoopJoin,
   };
 
   Kind kind;
@@ -63,6 +71,13 @@ struct PhysicalNode {
   double fraction = 0;
   bool with_replacement = false;
   int64_t seed = 0;
+  /// Joins: the build side's keys, whether each key compares with `<=>`, the rows the join
+  /// outputs (probe side as the table's left), and whether the probe side is the plan's right
+  /// input (then the build side's columns come first in the output).
+  std::vector<expr::BoundExpression> build_keys;
+  std::vector<bool> null_safe;
+  compute::JoinType join_type = compute::JoinType::kInner;
+  bool swapped = false;
   /// The line explain prints for the node.
   std::string description;
 
