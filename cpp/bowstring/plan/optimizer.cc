@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "bowstring/array/array.h"
+#include "bowstring/expr/bind.h"
 #include "bowstring/plan/explain.h"
 #include "bowstring/plan/expression_util.h"
 
@@ -631,6 +632,219 @@ PlanPtr push_down_limits(const PlanPtr& plan) {
   });
 }
 
+namespace {
+
+/// Whether `conjunct`, which reads only `side`'s columns, is null or false when every one of
+/// them is null: a filter with it drops the rows an outer join pads with nulls.
+bool rejects_nulls(const ExprPtr& conjunct, const std::vector<Attribute>& side) {
+  const std::vector<AttributeId> read = referenced_attributes(conjunct);
+  if (read.empty() || !is_deterministic(conjunct)) {
+    return false;
+  }
+  std::unordered_map<AttributeId, ExprPtr> nulls;
+  for (AttributeId id : read) {
+    const auto found =
+        std::find_if(side.begin(), side.end(), [&](const Attribute& a) { return a.id == id; });
+    if (found == side.end()) {
+      return false;
+    }
+    nulls.emplace(id, expr::null_literal(found->type));
+  }
+  const std::optional<ExprPtr> padded = substitute(conjunct, nulls);
+  if (!padded) {
+    return false;
+  }
+  try {
+    const expr::BoundExpression bound = expr::bind_expression(*padded, Schema({}));
+    if (bound.root().kind != expr::BoundNode::Kind::kLiteral) {
+      return false;
+    }
+    const compute::Datum& value = bound.root().value;
+    return value.scalar_is_null() ||
+           (value.type()->id() == TypeId::kBoolean && !value.array().as<BooleanArray>().value(0));
+  } catch (const Error&) {
+    // A condition that fails on nulls is not one to reason about.
+    return false;
+  }
+}
+
+bool any_rejects_nulls(const std::vector<ExprPtr>& conjuncts, const std::vector<Attribute>& side) {
+  return std::any_of(conjuncts.begin(), conjuncts.end(),
+                     [&](const ExprPtr& conjunct) { return rejects_nulls(conjunct, side); });
+}
+
+/// The subtrees worth computing once: deterministic calls, casts and the like, outside the
+/// branches that conditional expressions evaluate on some rows only.
+void collect_subexpressions(const ExprPtr& expression, std::unordered_map<std::string, int>& counts,
+                            std::unordered_map<std::string, ExprPtr>& trees) {
+  const EKind kind = expression->kind();
+  if (kind == EKind::kColumn || kind == EKind::kLiteral || kind == EKind::kAlias) {
+    for (const ExprPtr& operand : expression->operands()) {
+      collect_subexpressions(operand, counts, trees);
+    }
+    return;
+  }
+  if (!is_deterministic(expression)) {
+    return;
+  }
+  const std::string text = expression->to_string();
+  if (++counts[text] == 1) {
+    trees.emplace(text, expression);
+  }
+  const std::string name = expr::detail::ascii_lower(expression->name());
+  const bool conditional =
+      kind == EKind::kCaseWhen || kind == EKind::kAnd || kind == EKind::kOr ||
+      (kind == EKind::kCall && (name == "coalesce" || name == "if" || name == "nvl" ||
+                                name == "ifnull" || name == "nvl2" || name == "nullif"));
+  // A conditional's first operand is always evaluated; the others only on some rows.
+  const size_t always = conditional ? 1 : expression->operands().size();
+  for (size_t i = 0; i < always && i < expression->operands().size(); ++i) {
+    collect_subexpressions(expression->operands()[i], counts, trees);
+  }
+}
+
+}  // namespace
+
+PlanPtr eliminate_outer_joins(const PlanPtr& plan) {
+  return transform_up(plan, [](const PlanPtr& node) -> PlanPtr {
+    if (node->kind != Kind::kFilter || node->child()->kind != Kind::kJoin) {
+      return node;
+    }
+    const LogicalPlan& join = *node->child();
+    const JoinType type = join.join_type;
+    if (type != JoinType::kLeftOuter && type != JoinType::kRightOuter &&
+        type != JoinType::kFullOuter) {
+      return node;
+    }
+    const std::vector<ExprPtr> conjuncts = split_conjuncts(node->condition);
+    const bool left_rejected = any_rejects_nulls(conjuncts, join.child(0)->output);
+    const bool right_rejected = any_rejects_nulls(conjuncts, join.child(1)->output);
+    JoinType converted = type;
+    if (type == JoinType::kLeftOuter && right_rejected) {
+      converted = JoinType::kInner;
+    } else if (type == JoinType::kRightOuter && left_rejected) {
+      converted = JoinType::kInner;
+    } else if (type == JoinType::kFullOuter) {
+      if (left_rejected && right_rejected) {
+        converted = JoinType::kInner;
+      } else if (left_rejected) {
+        converted = JoinType::kLeftOuter;
+      } else if (right_rejected) {
+        converted = JoinType::kRightOuter;
+      }
+    }
+    if (converted == type) {
+      return node;
+    }
+    auto copy = std::make_shared<LogicalPlan>(join);
+    copy->join_type = converted;
+    return node->with_children({copy});
+  });
+}
+
+PlanPtr eliminate_sorts_and_push_limits_into_unions(const PlanPtr& plan) {
+  return transform_up(plan, [](const PlanPtr& node) -> PlanPtr {
+    if (node->kind == Kind::kSort && node->child()->kind == Kind::kSort) {
+      return node->with_children({node->child()->child()});
+    }
+    if (node->kind == Kind::kLimit && node->limit >= 0 && node->child()->kind == Kind::kUnion) {
+      const int64_t wanted = node->limit + node->offset;
+      std::vector<PlanPtr> children;
+      bool changed = false;
+      for (const PlanPtr& child : node->child()->children) {
+        if (child->kind == Kind::kLimit && child->limit >= 0 && child->limit <= wanted &&
+            child->offset == 0) {
+          children.push_back(child);
+          continue;
+        }
+        auto limited = std::make_shared<LogicalPlan>(Kind::kLimit);
+        limited->children = {child};
+        limited->output = child->output;
+        limited->resolved = true;
+        limited->limit = wanted;
+        children.push_back(limited);
+        changed = true;
+      }
+      if (changed) {
+        return node->with_children({node->child()->with_children(std::move(children))});
+      }
+    }
+    return node;
+  });
+}
+
+PlanPtr reuse_common_subexpressions(const PlanPtr& plan) {
+  return transform_up(plan, [](const PlanPtr& node) -> PlanPtr {
+    if (node->kind != Kind::kProject) {
+      return node;
+    }
+    std::unordered_map<std::string, int> counts;
+    std::unordered_map<std::string, ExprPtr> trees;
+    for (const ExprPtr& expression : node->expressions) {
+      collect_subexpressions(expression, counts, trees);
+    }
+    // The repeated subtrees, largest first, skipping those inside a larger repeated one.
+    std::vector<ExprPtr> repeated;
+    for (const auto& [text, count] : counts) {
+      if (count > 1) {
+        repeated.push_back(trees.at(text));
+      }
+    }
+    if (repeated.empty()) {
+      return node;
+    }
+    std::sort(repeated.begin(), repeated.end(), [](const ExprPtr& a, const ExprPtr& b) {
+      const size_t a_size = a->to_string().size();
+      const size_t b_size = b->to_string().size();
+      return a_size != b_size ? a_size > b_size : a->to_string() < b->to_string();
+    });
+    std::vector<ExprPtr> chosen;
+    for (const ExprPtr& candidate : repeated) {
+      const std::string text = candidate->to_string();
+      const bool inside = std::any_of(chosen.begin(), chosen.end(), [&](const ExprPtr& larger) {
+        return larger->to_string().find(text) != std::string::npos;
+      });
+      if (!inside) {
+        chosen.push_back(candidate);
+      }
+    }
+    // Below: the input's columns and each chosen subexpression; above: the expressions
+    // reading them.
+    auto lower = std::make_shared<LogicalPlan>(Kind::kProject);
+    lower->resolved = true;
+    lower->children = {node->child()};
+    for (const Attribute& attribute : node->child()->output) {
+      lower->expressions.push_back(expr::col(column_name(attribute.id)));
+      lower->output.push_back(attribute);
+    }
+    std::unordered_map<std::string, ExprPtr> replaced;
+    for (const ExprPtr& subexpression : chosen) {
+      const expr::BoundExpression bound =
+          expr::bind_expression(subexpression, *internal_schema(node->child()->output));
+      Attribute attribute{new_attribute_id(),
+                          "_common_" + std::to_string(replaced.size()),
+                          bound.type(),
+                          bound.nullable(),
+                          {}};
+      lower->expressions.push_back(subexpression);
+      lower->output.push_back(attribute);
+      replaced.emplace(subexpression->to_string(), expr::col(column_name(attribute.id)));
+    }
+    auto upper = std::make_shared<LogicalPlan>(*node);
+    upper->children = {lower};
+    for (ExprPtr& expression : upper->expressions) {
+      expression = transform(expression, [&](const ExprPtr& subtree) -> ExprPtr {
+        if (subtree->kind() == EKind::kColumn || subtree->kind() == EKind::kLiteral) {
+          return nullptr;
+        }
+        const auto found = replaced.find(subtree->to_string());
+        return found != replaced.end() ? found->second : nullptr;
+      });
+    }
+    return upper;
+  });
+}
+
 PlanPtr remove_subquery_aliases(const PlanPtr& plan) {
   return transform_up(plan, [](const PlanPtr& node) -> PlanPtr {
     return node->kind == Kind::kSubqueryAlias ? node->child() : node;
@@ -641,10 +855,12 @@ const std::vector<OptimizerRule>& optimizer_rules() {
   static const std::vector<OptimizerRule> rules = {
       {"RemoveSubqueryAliases", remove_subquery_aliases},
       {"SimplifyBooleans", simplify_booleans},
+      {"EliminateOuterJoins", eliminate_outer_joins},
       {"CombineFilters", combine_filters},
       {"PushDownFilters", push_down_filters},
       {"CollapseProjects", collapse_projects},
       {"PushDownLimits", push_down_limits},
+      {"EliminateSortsAndPushLimitsIntoUnions", eliminate_sorts_and_push_limits_into_unions},
       {"PruneColumns", prune_columns},
   };
   return rules;
@@ -662,7 +878,8 @@ PlanPtr optimize(const PlanPtr& plan) {
       break;
     }
   }
-  return current;
+  // Once, at the end: merging projections again would undo it.
+  return reuse_common_subexpressions(current);
 }
 
 }  // namespace bowstring::plan

@@ -34,6 +34,15 @@ PlanPtr collapse_projects(const PlanPtr& plan);
 PlanPtr prune_columns(const PlanPtr& plan);
 /// A limit moves below a projection, and a limit of a limit becomes one.
 PlanPtr push_down_limits(const PlanPtr& plan);
+/// An outer join under a filter that rejects the nulls an outer side would add becomes the
+/// join that does not add them: left or right outer to inner, full outer to left, right or
+/// inner.
+PlanPtr eliminate_outer_joins(const PlanPtr& plan);
+/// A sort of a sort keeps only the outer one; a limit over a union also limits each input.
+PlanPtr eliminate_sorts_and_push_limits_into_unions(const PlanPtr& plan);
+/// A projection computing the same subexpression more than once (outside conditional
+/// branches) computes it once in a projection below and reads it from there.
+PlanPtr reuse_common_subexpressions(const PlanPtr& plan);
 /// Subquery aliases, which only qualify names for the analyzer, disappear.
 PlanPtr remove_subquery_aliases(const PlanPtr& plan);
 

@@ -162,6 +162,55 @@ TEST(Optimizer, LimitsMoveBelowProjectionsAndMerge) {
   EXPECT_EQ(short_inner->offset, 3);
 }
 
+TEST(Optimizer, FiltersRejectingNullsTurnOuterJoinsInner) {
+  auto joined = [](JoinType type) {
+    return join(subquery_alias(numbers(), "l"), subquery_alias(numbers(), "r"), type,
+                call("=", {col("l.a"), col("r.a")}));
+  };
+  auto type_after = [&](JoinType type, const expr::ExprPtr& condition) {
+    const PlanPtr plan =
+        eliminate_outer_joins(remove_subquery_aliases(analyze(filter(joined(type), condition))));
+    return plan->child()->join_type;
+  };
+  EXPECT_EQ(type_after(JoinType::kLeftOuter, gt("r.b", 1)), JoinType::kInner);
+  EXPECT_EQ(type_after(JoinType::kLeftOuter, gt("l.b", 1)), JoinType::kLeftOuter);
+  // IS NULL keeps the padded rows: the join stays outer.
+  EXPECT_EQ(type_after(JoinType::kLeftOuter, expr::is_null(col("r.b"))), JoinType::kLeftOuter);
+  EXPECT_EQ(type_after(JoinType::kRightOuter, gt("l.b", 1)), JoinType::kInner);
+  EXPECT_EQ(type_after(JoinType::kFullOuter, gt("l.b", 1)), JoinType::kLeftOuter);
+  EXPECT_EQ(type_after(JoinType::kFullOuter, gt("r.b", 1)), JoinType::kRightOuter);
+  EXPECT_EQ(type_after(JoinType::kFullOuter, expr::and_(gt("l.b", 1), gt("r.c", 1))),
+            JoinType::kInner);
+}
+
+TEST(Optimizer, SortsOfSortsAndLimitsOfUnions) {
+  const PlanPtr sorted = analyze(sort(sort(numbers(), {{col("a"), {}}}), {{col("b"), {}}}));
+  EXPECT_EQ(shape(eliminate_sorts_and_push_limits_into_unions(sorted)),
+            "Sort [b#NL ASC NULLS FIRST], true\n+- LocalRelation [a#NL, b#NL, c#NL]\n");
+  const PlanPtr limited = analyze(limit(union_all({numbers(), numbers()}), 3, 1));
+  const PlanPtr pushed = eliminate_sorts_and_push_limits_into_unions(limited);
+  ASSERT_EQ(pushed->child()->kind, LogicalPlan::Kind::kUnion);
+  EXPECT_EQ(pushed->child()->child(0)->kind, LogicalPlan::Kind::kLimit);
+  EXPECT_EQ(pushed->child()->child(0)->limit, 4);
+  // Applying it again changes nothing.
+  EXPECT_EQ(shape(eliminate_sorts_and_push_limits_into_unions(pushed)), shape(pushed));
+}
+
+TEST(Optimizer, RepeatedSubexpressionsAreComputedOnce) {
+  const expr::ExprPtr sum = call("+", {col("a"), col("b")});
+  const PlanPtr plan = analyze(project(
+      numbers(), {expr::alias(call("*", {sum, lit(int64_t{2})}), "x"),
+                  expr::alias(call("*", {sum, lit(int64_t{3})}), "y"),
+                  expr::alias(expr::case_when({{gt("c", 0), call("-", {col("a"), col("c")})}},
+                                              call("-", {col("a"), col("c")})),
+                              "z")}));
+  EXPECT_EQ(shape(reuse_common_subexpressions(plan)),
+            "Project [(_common_0#NL * 2L) AS x#NL, (_common_0#NL * 3L) AS y#NL, CASE WHEN "
+            "(c#NL > 0L) THEN (a#NL - c#NL) ELSE (a#NL - c#NL) END AS z#NL]\n"
+            "+- Project [a#NL, b#NL, c#NL, (a#NL + b#NL) AS _common_0#NL]\n"
+            "   +- LocalRelation [a#NL, b#NL, c#NL]\n");
+}
+
 TEST(Optimizer, OptimizeAppliesEveryRuleUntilNothingChanges) {
   const PlanPtr plan = analyze(
       project(filter(project(subquery_alias(numbers(), "t"), {col("t.a"), col("t.b"), col("t.c")}),
