@@ -1,6 +1,7 @@
 #include "bowstring/plan/analyzer.h"
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -404,9 +405,49 @@ class Analyzer {
   }
 
   PlanPtr resolve_filter(const LogicalPlan& plan, const PlanPtr& child) {
-    auto node = resolved_node(plan, {child}, child->output);
-    node->condition = resolve_condition(plan.condition, child->output, "Filter");
-    return node;
+    return with_missing_columns(child, [&](const PlanPtr& input) -> PlanPtr {
+      auto node = resolved_node(plan, {input}, input->output);
+      node->condition = resolve_condition(plan.condition, input->output, "Filter");
+      return node;
+    });
+  }
+
+  /// `make(child)` (a sort or filter resolved over `child`); when it reads columns that
+  /// `child`, a projection, dropped, as `df.select("a").orderBy("b")` does, the projection
+  /// keeps them for it and a projection above drops them again, as Spark resolves missing
+  /// references.
+  PlanPtr with_missing_columns(const PlanPtr& child,
+                               const std::function<PlanPtr(const PlanPtr&)>& make) {
+    try {
+      return make(child);
+    } catch (const AnalysisError& error) {
+      if (!error.condition().starts_with("UNRESOLVED_COLUMN") || child->kind != Kind::kProject) {
+        throw;
+      }
+      auto widened = std::make_shared<LogicalPlan>(*child);
+      for (const Attribute& attribute : child->child()->output) {
+        const bool present = std::any_of(child->output.begin(), child->output.end(),
+                                         [&](const Attribute& a) { return a.id == attribute.id; });
+        if (!present) {
+          widened->expressions.push_back(expr::col(column_name(attribute.id)));
+          widened->output.push_back(attribute);
+        }
+      }
+      PlanPtr resolved;
+      try {
+        resolved = make(widened);
+      } catch (const AnalysisError&) {
+        throw error;
+      }
+      auto narrowed = std::make_shared<LogicalPlan>(Kind::kProject);
+      narrowed->children = {resolved};
+      narrowed->resolved = true;
+      narrowed->output = child->output;
+      for (const Attribute& attribute : child->output) {
+        narrowed->expressions.push_back(expr::col(column_name(attribute.id)));
+      }
+      return narrowed;
+    }
   }
 
   /// Resolves an aggregate call: its arguments, the function's resolution and the implicit
@@ -720,13 +761,15 @@ class Analyzer {
   }
 
   PlanPtr resolve_sort(const LogicalPlan& plan, const PlanPtr& child) {
-    auto node = resolved_node(plan, {child}, child->output);
-    for (SortOrder& order : node->orders) {
-      order.expression = strip_alias(resolve_columns(order.expression, child->output));
-      // Binding checks the expression's functions and types.
-      bind(order.expression, child->output);
-    }
-    return node;
+    return with_missing_columns(child, [&](const PlanPtr& input) -> PlanPtr {
+      auto node = resolved_node(plan, {input}, input->output);
+      for (SortOrder& order : node->orders) {
+        order.expression = strip_alias(resolve_columns(order.expression, input->output));
+        // Binding checks the expression's functions and types.
+        bind(order.expression, input->output);
+      }
+      return node;
+    });
   }
 
   PlanPtr resolve_distinct(const PlanPtr& child) {

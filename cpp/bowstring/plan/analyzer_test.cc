@@ -184,6 +184,23 @@ TEST(Analyzer, UnionByNameReordersAndFindsMissingColumns) {
             std::string::npos);
 }
 
+TEST(Analyzer, SortsAndFiltersMayReadColumnsTheProjectionDropped) {
+  const PlanPtr sorted =
+      analyze(sort(project(people(), {col("name")}), {{col("age"), compute::SortKey{}}}));
+  EXPECT_EQ(without_ids(tree_string(sorted)),
+            "Project [name#N]\n"
+            "+- Sort [age#N ASC NULLS FIRST], true\n"
+            "   +- Project [name#N, age#N, city#N]\n"
+            "      +- LocalRelation [name#N, age#N, city#N]\n");
+  EXPECT_EQ(analyze(filter(project(people(), {col("name")}), call(">", {col("age"), lit(1)})))
+                ->output.size(),
+            1U);
+  // A name that is nowhere keeps the error of the projection's columns.
+  EXPECT_NE(
+      analysis_error(sort(project(people(), {col("name")}), {{col("nope"), {}}})).find("[`name`]"),
+      std::string::npos);
+}
+
 TEST(Analyzer, JoinTypesParseAsPySparkSpellsThem) {
   EXPECT_EQ(parse_join_type("left_outer"), JoinType::kLeftOuter);
   EXPECT_EQ(parse_join_type("FULL"), JoinType::kFullOuter);
