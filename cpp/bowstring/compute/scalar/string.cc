@@ -1028,7 +1028,8 @@ void register_string_functions(FunctionRegistry& registry) {
                {"(string, len: int) -> string"}, {kStr, kInt}, utf8(), strings::right);
   strings::add_string_or_array_function(
       registry, "concat", {0, -1}, "The arguments one after the other; null if any is null.",
-      {"(string...) -> string", "(binary, binary...) -> binary", "(array<T>, array<T>...) -> array<T>"},
+      {"(string...) -> string", "(binary, binary...) -> binary",
+       "(array<T>, array<T>...) -> array<T>"},
       strings::concat, collection::resolve_array_concat, collection::concat_arrays);
   add_function(
       registry, "concat_ws", {}, {1, -1},
