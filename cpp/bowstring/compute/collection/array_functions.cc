@@ -133,24 +133,31 @@ Datum size_kernel(std::span<const Datum> arguments, const TypePtr&, ExecContext&
   const bool minus_one = kLegacyNull && !context.ansi;
   OutputValues<int32_t> values(length, context.allocator);
   int32_t* out = values.data();
-  ValidityOutput validity(length, context.allocator);
   if (arguments[0].type()->id() == TypeId::kNull) {
+    std::fill(out, out + length, -1);
+    return result_of(
+        make_fixed_width_array(
+            int32(), length,
+            minus_one ? nullptr
+                      : Buffer::zeros(bit_util::bytes_for_bits(length), context.allocator),
+            minus_one ? 0 : length, values.finish()),
+        arguments);
+  }
+  const ListColumn list(arguments[0].array());
+  for (int64_t i = 0; i < length; ++i) {
+    out[i] = list.offsets[i + 1] - list.offsets[i];
+  }
+  const int64_t null_count = list.array.null_count();
+  if (null_count > 0 && minus_one) {
     for (int64_t i = 0; i < length; ++i) {
-      out[i] = -1;
-      validity.set(i, minus_one);
-    }
-  } else {
-    const ListColumn list(arguments[0].array());
-    for (int64_t i = 0; i < length; ++i) {
-      const bool valid = list.is_valid(i);
-      out[i] = valid ? static_cast<int32_t>(list.size(i)) : -1;
-      validity.set(i, valid || minus_one);
+      out[i] = list.is_valid(i) ? out[i] : -1;
     }
   }
-  const int64_t null_count = validity.null_count();
-  return result_of(
-      make_fixed_width_array(int32(), length, validity.finish(), null_count, values.finish()),
-      arguments);
+  std::shared_ptr<Buffer> validity =
+      minus_one ? nullptr : copy_validity(*list.data, context.allocator);
+  return result_of(make_fixed_width_array(int32(), length, std::move(validity),
+                                          minus_one ? 0 : null_count, values.finish()),
+                   arguments);
 }
 
 // --- array_contains, array_position, array_remove ---------------------------------------------
@@ -164,10 +171,15 @@ Resolution resolve_array_and_value(const std::string& name, std::span<const Type
 
 /// For each element of `list` in [first(), end()), whether it equals its row's `value` (null
 /// where the element or the value is null).
-BooleanArray match_elements(const ListColumn& list, const Array& value, ExecContext& context) {
-  const std::vector<int32_t> rows = element_rows(list);
-  const Array probe = take(value, std::span<const int32_t>(rows), context.allocator);
+/// `value` is the call's argument: a scalar is compared with every element as it is.
+BooleanArray match_elements(const ListColumn& list, const Datum& value, ExecContext& context) {
   const Array elements = list.values.slice(list.first(), list.end() - list.first());
+  if (value.is_scalar()) {
+    const Datum arguments[] = {Datum(elements), value};
+    return BooleanArray(call("=", arguments, {}, &context).array());
+  }
+  const std::vector<int32_t> rows = element_rows(list);
+  const Array probe = take(value.array(), std::span<const int32_t>(rows), context.allocator);
   return BooleanArray(equal_values(elements, probe, context));
 }
 
@@ -176,15 +188,20 @@ Datum array_contains_kernel(std::span<const Datum> arguments, const TypePtr&,
   const int64_t length = result_length(arguments);
   const std::vector<Array> columns = arrays_of(arguments, length, context.allocator);
   const ListColumn list(columns[0]);
-  const BooleanArray matches = match_elements(list, columns[1], context);
+  const BooleanArray matches = match_elements(list, arguments[1], context);
   BooleanOutput out(length, context.allocator);
+  const ArrayData& match_data = *matches.data();
+  const uint8_t* match_valid =
+      match_data.buffers[0] != nullptr ? match_data.buffers[0]->data() : nullptr;
+  const uint8_t* match_bits = match_data.buffers[1]->data();
+  const int64_t base = match_data.offset - list.first();
   for (int64_t i = 0; i < length; ++i) {
     bool found = false;
     bool saw_null = false;
-    for (int64_t k = list.offsets[i] - list.first(); k < list.offsets[i + 1] - list.first(); ++k) {
-      if (matches.is_null(k)) {
+    for (int64_t k = list.offsets[i] + base; k < list.offsets[i + 1] + base; ++k) {
+      if (match_valid != nullptr && !bit_util::get_bit(match_valid, k)) {
         saw_null = true;
-      } else if (matches.value(k)) {
+      } else if (bit_util::get_bit(match_bits, k)) {
         found = true;
         break;
       }
@@ -200,7 +217,7 @@ Datum array_position_kernel(std::span<const Datum> arguments, const TypePtr&,
   const int64_t length = result_length(arguments);
   const std::vector<Array> columns = arrays_of(arguments, length, context.allocator);
   const ListColumn list(columns[0]);
-  const BooleanArray matches = match_elements(list, columns[1], context);
+  const BooleanArray matches = match_elements(list, arguments[1], context);
   OutputValues<int64_t> values(length, context.allocator);
   int64_t* out = values.data();
   ValidityOutput validity(length, context.allocator);
@@ -226,7 +243,7 @@ Datum array_remove_kernel(std::span<const Datum> arguments, const TypePtr& outpu
   const int64_t length = result_length(arguments);
   const std::vector<Array> columns = arrays_of(arguments, length, context.allocator);
   const ListColumn list(columns[0]);
-  const BooleanArray matches = match_elements(list, columns[1], context);
+  const BooleanArray matches = match_elements(list, arguments[1], context);
   ListGather out(length, context.allocator);
   for (int64_t i = 0; i < length; ++i) {
     const bool valid = list.is_valid(i) && columns[1].is_valid(i);

@@ -42,26 +42,25 @@ void Generator::check_arity(int64_t count) const {
 namespace collection {
 namespace {
 
-/// Output rows of a generator being gathered: per output row its input row and, per output
-/// column group, the index of the element it shows (-1: null).
+/// Output rows of a generator, written in place: per output row its input row, the index of
+/// the element it shows (-1: null) and, when asked, its position (-1: null).
 struct RowPicks {
-  std::vector<int64_t> input_rows;
-  std::vector<int64_t> elements;
-  /// posexplode's positions; -1 for the null row an outer generator adds.
-  std::vector<int32_t> positions;
+  RowPicks(int64_t count, bool with_positions, Allocator* allocator)
+      : count(count),
+        input_rows(count, allocator),
+        elements(static_cast<size_t>(count)),
+        positions(with_positions ? static_cast<size_t>(count) : 0) {}
 
-  void add(int64_t row, int64_t element, int32_t position) {
-    input_rows.push_back(row);
-    elements.push_back(element);
-    positions.push_back(position);
+  void set(int64_t k, int64_t row, int64_t element, int32_t position) {
+    input_rows.data()[k] = row;
+    elements[static_cast<size_t>(k)] = element;
+    if (!positions.empty()) {
+      positions[static_cast<size_t>(k)] = position;
+    }
   }
 
-  Array rows_array(Allocator* allocator) const {
-    const auto count = static_cast<int64_t>(input_rows.size());
-    return make_fixed_width_array(
-        int64(), count, nullptr, 0,
-        Buffer::copy_of(input_rows.data(), count * static_cast<int64_t>(sizeof(int64_t)),
-                        allocator));
+  Array rows_array() {
+    return make_fixed_width_array(int64(), count, nullptr, 0, input_rows.finish());
   }
 
   Array positions_array(Allocator* allocator) const {
@@ -76,6 +75,11 @@ struct RowPicks {
     const int64_t null_count = validity.null_count();
     return make_fixed_width_array(int32(), count, validity.finish(), null_count, values.finish());
   }
+
+  int64_t count;
+  OutputValues<int64_t> input_rows;
+  std::vector<int64_t> elements;
+  std::vector<int32_t> positions;
 };
 
 /// Field `index` of a struct array, cut to the struct's window.
@@ -85,20 +89,27 @@ Array struct_field(const Array& array, int index) {
 }
 
 /// Which rows an outer generator adds: one row of nulls for a null or empty collection.
-RowPicks pick_elements(const ListColumn& list, bool outer, bool skip_null_elements) {
-  RowPicks picks;
+RowPicks pick_elements(const ListColumn& list, bool outer, bool skip_null_elements,
+                       bool with_positions, Allocator* allocator) {
+  int64_t count = 0;
+  for (int64_t i = 0; i < list.length; ++i) {
+    const int64_t size = list.is_valid(i) ? list.size(i) : 0;
+    count += size == 0 ? (outer ? 1 : 0) : size;
+  }
+  RowPicks picks(count, with_positions, allocator);
+  int64_t k = 0;
   for (int64_t i = 0; i < list.length; ++i) {
     const int64_t size = list.is_valid(i) ? list.size(i) : 0;
     if (size == 0) {
       if (outer) {
-        picks.add(i, -1, -1);
+        picks.set(k++, i, -1, -1);
       }
       continue;
     }
-    for (int64_t k = 0; k < size; ++k) {
-      const int64_t element = list.offsets[i] + k;
+    for (int64_t e = 0; e < size; ++e) {
+      const int64_t element = list.offsets[i] + e;
       const bool null_element = skip_null_elements && list.values.is_null(element);
-      picks.add(i, null_element ? -1 : element, static_cast<int32_t>(k));
+      picks.set(k++, i, null_element ? -1 : element, static_cast<int32_t>(e));
     }
   }
   return picks;
@@ -136,7 +147,10 @@ class ExplodeGenerator final : public Generator {
     const int64_t length = result_length(arguments);
     const std::vector<Array> columns = arrays_of(arguments, length, context.allocator);
     const ListColumn list(columns[0]);
-    RowPicks picks = pick_elements(list, outer_, false);
+    if (shows_child_as_is(list, outer_)) {
+      return explode_in_place(list, context.allocator);
+    }
+    RowPicks picks = pick_elements(list, outer_, false, with_position_, context.allocator);
     GeneratorResult result;
     if (with_position_) {
       result.columns.push_back(picks.positions_array(context.allocator));
@@ -150,11 +164,57 @@ class ExplodeGenerator final : public Generator {
     } else {
       result.columns.push_back(take_or_null(list.values, picks.elements, context.allocator));
     }
-    result.input_rows = picks.rows_array(context.allocator);
+    result.input_rows = picks.rows_array();
     return result;
   }
 
  private:
+  /// Whether the output column is the child's range [first(), end()) as it is: no null row
+  /// holds elements and, for an outer generator, no row is null or empty.
+  static bool shows_child_as_is(const ListColumn& list, bool outer) {
+    for (int64_t i = 0; i < list.length; ++i) {
+      if (list.is_valid(i) ? outer && list.size(i) == 0 : outer || list.size(i) != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /// The output of a batch whose elements are shown as they are: the columns are slices of
+  /// the child, the positions and input rows written in one pass over the offsets.
+  GeneratorResult explode_in_place(const ListColumn& list, Allocator* allocator) const {
+    const int64_t first = list.first();
+    const int64_t count = list.end() - first;
+    OutputValues<int64_t> rows(count, allocator);
+    OutputValues<int32_t> positions(with_position_ ? count : 0, allocator);
+    int64_t* row_out = rows.data();
+    int32_t* position_out = positions.data();
+    for (int64_t i = 0; i < list.length; ++i) {
+      const int64_t begin = list.offsets[i] - first;
+      const int64_t end = list.offsets[i + 1] - first;
+      std::fill(row_out + begin, row_out + end, i);
+      if (with_position_) {
+        for (int64_t k = begin; k < end; ++k) {
+          position_out[k] = static_cast<int32_t>(k - begin);
+        }
+      }
+    }
+    GeneratorResult result;
+    if (with_position_) {
+      result.columns.push_back(
+          make_fixed_width_array(int32(), count, nullptr, 0, positions.finish()));
+    }
+    const Array elements = list.values.slice(first, count);
+    if (elements.type()->id() == TypeId::kStruct && list.array.type()->id() == TypeId::kMap) {
+      result.columns.push_back(struct_field(elements, 0));
+      result.columns.push_back(struct_field(elements, 1));
+    } else {
+      result.columns.push_back(elements);
+    }
+    result.input_rows = make_fixed_width_array(int64(), count, nullptr, 0, rows.finish());
+    return result;
+  }
+
   bool outer_;
   bool with_position_;
 };
@@ -185,14 +245,14 @@ class InlineGenerator final : public Generator {
     const int64_t length = result_length(arguments);
     const std::vector<Array> columns = arrays_of(arguments, length, context.allocator);
     const ListColumn list(columns[0]);
-    const RowPicks picks = pick_elements(list, outer_, true);
+    RowPicks picks = pick_elements(list, outer_, true, false, context.allocator);
     GeneratorResult result;
     for (int i = 0; i < list.values.type()->num_fields(); ++i) {
       std::vector<int64_t> elements = picks.elements;
       result.columns.push_back(
           take_or_null(struct_field(list.values, i), elements, context.allocator));
     }
-    result.input_rows = picks.rows_array(context.allocator);
+    result.input_rows = picks.rows_array();
     return result;
   }
 
