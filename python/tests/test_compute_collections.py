@@ -116,3 +116,16 @@ def test_generators() -> None:
     assert "inline_outer" in compute.generators()
     with pytest.raises(AnalysisException, match="UNRESOLVED_ROUTINE"):
         compute.generate("implode", pa.array([[1]]))
+
+
+def test_set_operations_and_map_keys_normalise_negative_zero() -> None:
+    doubles = pa.array([[-0.0, 0.0, float("nan"), float("nan")]], pa.list_(pa.float64()))
+    distinct = values(compute.call("array_distinct", doubles))[0]
+    assert str(distinct) == "[0.0, nan]"
+    keys = compute.call("map_keys", compute.call("map", -0.0, 1))
+    assert str(values(keys)[0]) == "[0.0]"
+
+
+def test_array_contains_refuses_an_untyped_null() -> None:
+    with pytest.raises(AnalysisException, match="NULL_TYPE"):
+        compute.call("array_contains", pa.array([[1]], INTS), None)

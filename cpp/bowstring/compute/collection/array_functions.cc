@@ -846,6 +846,13 @@ void register_array_functions(FunctionRegistry& registry) {
       "Whether the array holds the value; null when it does not but holds a null element.",
       {"(array<T>, T) -> boolean"},
       [](const std::string& name, std::span<const TypePtr> arguments) {
+        if (arguments[1]->id() == TypeId::kNull) {
+          throw AnalysisError("DATATYPE_MISMATCH.NULL_TYPE",
+                              "Cannot resolve \"" + name +
+                                  "\" due to data type mismatch: Null typed values cannot be "
+                                  "used as arguments of `" +
+                                  name + "`.");
+        }
         return resolve_array_and_value(name, arguments, boolean());
       },
       array_contains_kernel);

@@ -76,7 +76,7 @@ Datum array_distinct_kernel(std::span<const Datum> arguments, const TypePtr& out
     }
     out.finish_row(valid);
   }
-  return result_of(out.finish(output, list.values), arguments);
+  return result_of(out.finish(output, normalize_zeros(list.values, context.allocator)), arguments);
 }
 
 /// What a binary set operation keeps of each row.
@@ -127,7 +127,7 @@ Datum set_operation_kernel(std::span<const Datum> arguments, const TypePtr& outp
     }
     out.finish_row(valid);
   }
-  return result_of(out.finish(output, pool), arguments);
+  return result_of(out.finish(output, normalize_zeros(pool, context.allocator)), arguments);
 }
 
 Datum arrays_overlap_kernel(std::span<const Datum> arguments, const TypePtr&,

@@ -1,6 +1,7 @@
 #include "bowstring/compute/collection/list_util.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <utility>
 
@@ -137,6 +138,39 @@ Array take_or_null(const Array& pool, std::vector<int64_t>& indices, Allocator* 
   const Array source =
       pool.length() == 0 ? Datum::null_scalar(pool.type(), allocator).array() : pool;
   return take(source, index_array, allocator);
+}
+
+namespace {
+
+template <typename T>
+Array normalized(const Array& values, Allocator* allocator) {
+  const T* data = values.data()->values<T>(1);
+  const int64_t length = values.length();
+  const bool any = std::any_of(data, data + length,
+                               [](T value) { return value == T{0} && std::signbit(value); });
+  if (!any) {
+    return values;
+  }
+  OutputValues<T> out(length, allocator);
+  for (int64_t i = 0; i < length; ++i) {
+    // Adding 0.0 turns -0.0 into 0.0 and leaves every other value (NaN included) as it is.
+    out.data()[i] = data[i] + T{0};
+  }
+  return make_fixed_width_array(values.type(), length, copy_validity(*values.data(), allocator),
+                                values.null_count(), out.finish());
+}
+
+}  // namespace
+
+Array normalize_zeros(const Array& values, Allocator* allocator) {
+  switch (values.type_id()) {
+    case TypeId::kFloat32:
+      return normalized<float>(values, allocator);
+    case TypeId::kFloat64:
+      return normalized<double>(values, allocator);
+    default:
+      return values;
+  }
 }
 
 std::vector<Array> arrays_of(std::span<const Datum> arguments, int64_t length,

@@ -107,6 +107,10 @@ class ListGather {
 /// Rows `indices` of `pool`, an index below 0 giving a null row. Rewrites the negative indices.
 Array take_or_null(const Array& pool, std::vector<int64_t>& indices, Allocator* allocator);
 
+/// `values` with every -0.0 as 0.0 when they are floating point numbers (Spark's set
+/// operations and map keys normalise them so), else `values` itself.
+Array normalize_zeros(const Array& values, Allocator* allocator);
+
 /// Each argument as an array of `length` rows (scalars repeated).
 std::vector<Array> arrays_of(std::span<const Datum> arguments, int64_t length,
                              Allocator* allocator);

@@ -71,10 +71,11 @@ class MapGather {
         throw SparkRuntimeError("NULL_MAP_KEY", "Cannot use null as map key.");
       }
     }
-    Array keys = take(key_pool, std::span<const int64_t>(keys_), context.allocator);
+    const Array normalized_keys = normalize_zeros(key_pool, context.allocator);
+    Array keys = take(normalized_keys, std::span<const int64_t>(keys_), context.allocator);
     deduplicate(keys, context);
     if (keys.length() != static_cast<int64_t>(values_.size())) {
-      keys = take(key_pool, std::span<const int64_t>(keys_), context.allocator);
+      keys = take(normalized_keys, std::span<const int64_t>(keys_), context.allocator);
     }
     Array values = take_or_null(value_pool, values_, context.allocator);
     const auto& map_type = static_cast<const MapType&>(*type);
@@ -218,7 +219,7 @@ Datum map_from_arrays_kernel(std::span<const Datum> arguments, const TypePtr& ou
     if (valid) {
       if (keys.size(i) != values.size(i)) {
         throw SparkRuntimeError(
-            "_LEGACY_ERROR_TEMP_2158",
+            "_LEGACY_ERROR_TEMP_2128",
             "The key array and value array of MapData must have the same length.");
       }
       for (int64_t k = 0; k < keys.size(i); ++k) {
