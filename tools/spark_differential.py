@@ -376,6 +376,11 @@ def _spark_type_name(arrow_type: Any) -> str:
         return "void"
     if pa.types.is_list(t) or pa.types.is_large_list(t):
         return f"array<{_spark_type_name(t.value_type)}>"
+    if pa.types.is_map(t):
+        return f"map<{_spark_type_name(t.key_type)},{_spark_type_name(t.item_type)}>"
+    if pa.types.is_struct(t):
+        fields = ",".join(f"{f.name}:{_spark_type_name(f.type)}" for f in t)
+        return f"struct<{fields}>"
     return str(t)
 
 
@@ -628,7 +633,58 @@ def make_inputs(rows: int, seed: int) -> Any:
     columns["pos_a"] = pa.array(
         [None if rng.random() < 0.08 else rng.choice([rng.randint(-8, 8), 0, 1, -1, 2**31 - 1,
          -(2**31), 100]) for _ in range(rows)], pa.int32())
+    columns.update(_collection_columns(rng, rows))
     return pa.table(columns)
+
+
+def _int_list(rng: random.Random, low: int, high: int, null_rate: float = 0.1
+              ) -> Optional[List[Optional[int]]]:
+    """A list of 0 to 6 small ints (repeats likely), sometimes null, with null elements."""
+    if rng.random() < null_rate:
+        return None
+    return [None if rng.random() < 0.1 else rng.randint(low, high)
+            for _ in range(rng.choice([0, 1, 2, 3, 4, 6]))]
+
+
+def _collection_columns(rng: random.Random, rows: int) -> Dict[str, Any]:
+    """Arrays, nested arrays, arrays of structs and maps, with nulls at every level, empty
+    collections and repeated elements."""
+    import pyarrow as pa
+
+    words = ["a", "b", "", "straße", "B", "ab"]
+    columns: Dict[str, Any] = {}
+    for suffix in "ab":
+        columns[f"ai_{suffix}"] = pa.array([_int_list(rng, -3, 3) for _ in range(rows)],
+                                           pa.list_(pa.int32()))
+    columns["as_a"] = pa.array(
+        [None if rng.random() < 0.1 else
+         [None if rng.random() < 0.1 else rng.choice(words) for _ in range(rng.randint(0, 4))]
+         for _ in range(rows)], pa.list_(pa.string()))
+    columns["af_a"] = pa.array(
+        [None if rng.random() < 0.1 else
+         [None if rng.random() < 0.1 else rng.choice([0.0, -0.0, 1.5, float("nan"), -1.0,
+                                                      float("inf")])
+          for _ in range(rng.randint(0, 4))] for _ in range(rows)], pa.list_(pa.float64()))
+    columns["aai_a"] = pa.array(
+        [None if rng.random() < 0.1 else [_int_list(rng, 0, 9) for _ in range(rng.randint(0, 3))]
+         for _ in range(rows)], pa.list_(pa.list_(pa.int32())))
+    columns["ast_a"] = pa.array(
+        [None if rng.random() < 0.1 else
+         [None if rng.random() < 0.1 else {"x": rng.randint(0, 3), "y": rng.choice(words)}
+          for _ in range(rng.randint(0, 3))] for _ in range(rows)],
+        pa.list_(pa.struct([("x", pa.int32()), ("y", pa.string())])))
+    maps = []
+    for _ in range(rows):
+        if rng.random() < 0.1:
+            maps.append(None)
+            continue
+        keys = rng.sample(range(-3, 4), rng.randint(0, 3))
+        maps.append([(k, None if rng.random() < 0.2 else rng.choice(words)) for k in keys])
+    columns["m_a"] = pa.array(maps, pa.map_(pa.int32(), pa.string()))
+    columns["idx_a"] = pa.array(
+        [None if rng.random() < 0.08 else rng.choice([-7, -3, -2, -1, 0, 1, 2, 3, 5])
+         for _ in range(rows)], pa.int32())
+    return columns
 
 
 # The column paired with a column in calls of two arguments of the same type.
@@ -1012,6 +1068,59 @@ def build_catalogue(registry: List[Dict[str, Any]], zones: Sequence[str]) -> Cat
         add(name, "str_a", "bin_a", "bool_a", "dec_a", "decw_a")
         add(name, lit(None))
         add(name, "i32_a", lit(None), "str_a")
+
+    # Collections. Arrays of ints (ai_a, ai_b), strings (as_a), doubles with NaN and -0.0
+    # (af_a), arrays of arrays (aai_a), of structs (ast_a), maps (m_a); idx_a holds indices
+    # around the arrays' sizes, 0 and nulls.
+    arrays = ["ai_a", "as_a", "af_a", "aai_a", "ast_a"]
+    for name in ["size", "cardinality", "array_size", "reverse", "array_distinct",
+                 "array_compact", "sort_array", "array_sort", "array_max", "array_min"]:
+        for column in arrays:
+            add(name, column)
+    add("sort_array", "ai_a", lit(False))
+    add("sort_array", "as_a", lit(False))
+    for column, value, other in [("ai_a", "small_a", "ai_b"), ("ai_a", lit(1), "ai_b"),
+                                 ("as_a", lit("a"), "as_a"), ("af_a", lit(float("nan")), "af_a"),
+                                 ("af_a", lit(0.0), "af_a")]:
+        for name in ["array_contains", "array_position", "array_remove", "array_append",
+                     "array_prepend"]:
+            add(name, column, value)
+        for name in ["array_union", "array_intersect", "array_except", "arrays_overlap",
+                     "concat"]:
+            add(name, column, other)
+    add("array_contains", "ai_a", lit(None))
+    add("array_contains", "ai_a", "i64_a")
+    for name in ["element_at", "try_element_at", "get"]:
+        for column in ["ai_a", "as_a", "ast_a"]:
+            add(name, column, "idx_a")
+            add(name, column, lit(1))
+    add("element_at", "ai_a", lit(-1))
+    add("slice", "ai_a", "idx_a", lit(2))
+    add("slice", "as_a", lit(-2), lit(3))
+    add("slice", "ai_a", lit(1), "idx_a")
+    add("array_repeat", "str_a", "idx_a")
+    add("array_repeat", "i32_a", lit(2))
+    add("flatten", "aai_a")
+    add("array_join", "as_a", lit(","))
+    add("array_join", "as_a", lit("-"), lit("?"))
+    add("arrays_zip", "ai_a", "as_a")
+    add("array", "i32_a", "i64_a")
+    add("array", "str_a", lit(None))
+    add("array", "i32_a", "str_a")
+    for name in ["map_keys", "map_values", "map_entries", "size"]:
+        add(name, "m_a")
+    for name in ["element_at", "try_element_at", "map_contains_key"]:
+        add(name, "m_a", "small_a")
+        add(name, "m_a", lit(1))
+    add("map_concat", "m_a", "m_a")
+    add("map_from_arrays", "ai_a", "ai_b")
+    add("map_from_arrays", "ai_a", "as_a")
+    add("map_from_entries", "ast_a")
+    add("map", "i32_a", "str_a")
+    add("map", "small_a", "str_a", lit(7), "str_b")
+    add("create_map", "i32_a", "str_a", "i32_b", "str_b")
+    add("struct", "i32_a", "str_a")
+    add("named_struct", lit("k"), "i32_a", lit("v"), "ai_a")
 
     # Aggregates over the whole column.
     for name in ["count", "sum", "avg", "mean", "min", "max", "first", "last", "any_value",

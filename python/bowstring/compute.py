@@ -40,7 +40,10 @@ if TYPE_CHECKING:
         null_handling: str
         deterministic: bool
 
-__all__ = ["call", "filter", "functions", "group_by", "sort_indices", "take", "top_n"]
+__all__ = [
+    "call", "filter", "functions", "generate", "generators", "group_by", "sort_indices", "take",
+    "top_n",
+]
 
 _INT32_MIN = -(2**31)
 _INT32_MAX = 2**31 - 1
@@ -107,6 +110,7 @@ def call(
     *args: Argument,
     session_time_zone: str = "UTC",
     ansi: bool = True,
+    map_key_dedup_policy: str = "EXCEPTION",
     **options: object,
 ) -> Array:
     """Call the function registered as `name` (Spark's name: ``"+"``, ``"substring"``,
@@ -126,6 +130,9 @@ def call(
     ansi : bool
         Spark's ``spark.sql.ansi.enabled``: when False, overflow and invalid input give null
         (or wrap) instead of raising.
+    map_key_dedup_policy : str
+        Spark's ``spark.sql.mapKeyDedupPolicy``: ``"EXCEPTION"`` raises DUPLICATED_MAP_KEY when
+        a map is built with a repeated key, ``"LAST_WIN"`` keeps the value inserted last.
     **options
         Options of the function that are not columns, such as ``to`` of ``cast`` (a pyarrow
         type or a Spark type name like ``"decimal(10,2)"``; ``"timestamp"`` is Spark's
@@ -148,8 +155,66 @@ def call(
     from bowstring import _core
 
     arguments = [_argument(arg) for arg in args]
-    result, _is_scalar = _core._compute.call(name, arguments, options, session_time_zone, ansi)
+    result, _is_scalar = _core._compute.call(
+        name, arguments, options, session_time_zone, ansi, map_key_dedup_policy
+    )
     return result
+
+
+def generate(
+    name: str,
+    *args: Argument,
+    session_time_zone: str = "UTC",
+    ansi: bool = True,
+) -> Tuple[Dict[str, Array], Array]:
+    """Run the generator (table function) `name` on `args`: ``explode``, ``explode_outer``,
+    ``posexplode``, ``posexplode_outer``, ``inline``, ``inline_outer`` or ``stack``.
+
+    Parameters
+    ----------
+    name : str
+        The generator's Spark name (case-insensitive).
+    *args
+        Arrow arrays, pyarrow scalars or Python values, as for `call`; ``stack``'s first
+        argument (the number of rows) must be a scalar.
+    session_time_zone : str
+        Spark's ``spark.sql.session.timeZone``.
+    ansi : bool
+        Spark's ``spark.sql.ansi.enabled``.
+
+    Returns
+    -------
+    tuple of (dict, bowstring.Array)
+        The output columns by Spark's names (``col``; ``pos`` and ``col``; ``key`` and
+        ``value``; the struct's fields; ``col0``, ``col1``...), in order, and for each output
+        row the input row it came from (int64).
+
+    Raises
+    ------
+    bowstring.errors.AnalysisException
+        Unknown generator, wrong number of arguments or argument types.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> columns, rows = generate("posexplode", pa.array([[1, 2], [], [3]]))
+    >>> list(columns), pa.array(columns["col"]).to_pylist(), pa.array(rows).to_pylist()
+    (['pos', 'col'], [1, 2, 3], [0, 0, 2])
+    """
+    from bowstring import _core
+
+    arguments = [_argument(arg) for arg in args]
+    names, columns, input_rows = _core._compute.generate(
+        name, arguments, session_time_zone, ansi
+    )
+    return dict(zip(names, columns)), input_rows
+
+
+def generators() -> List[str]:
+    """The names of the generators `generate` runs, sorted."""
+    from bowstring import _core
+
+    return list(_core._compute.generators())
 
 
 def functions() -> List[FunctionInfo]:

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "bowstring/compute/collection/generators.h"
 #include "bowstring/compute/core/errors.h"
 #include "bowstring/compute/core/function.h"
 #include "interchange_bindings.h"
@@ -35,8 +36,7 @@ compute::OptionValue option_value(const std::string& name, nb::handle value) {
 }
 
 // `arguments` holds (array, is_scalar) pairs prepared by bowstring.compute.
-nb::tuple call_function(const std::string& name, const nb::list& arguments, const nb::dict& options,
-                        const std::string& session_time_zone, bool ansi) {
+std::vector<compute::Datum> datums_from(const nb::list& arguments) {
   std::vector<compute::Datum> datums;
   datums.reserve(nb::len(arguments));
   for (nb::handle argument : arguments) {
@@ -45,6 +45,24 @@ nb::tuple call_function(const std::string& name, const nb::list& arguments, cons
     datums.push_back(nb::cast<bool>(pair[1]) ? compute::Datum::scalar(std::move(array))
                                              : compute::Datum(std::move(array)));
   }
+  return datums;
+}
+
+compute::MapKeyDedupPolicy dedup_policy_from(const std::string& policy) {
+  if (policy == "EXCEPTION") {
+    return compute::MapKeyDedupPolicy::kException;
+  }
+  if (policy == "LAST_WIN") {
+    return compute::MapKeyDedupPolicy::kLastWin;
+  }
+  throw InvalidArgument("spark.sql.mapKeyDedupPolicy must be EXCEPTION or LAST_WIN, not '" +
+                        policy + "'");
+}
+
+nb::tuple call_function(const std::string& name, const nb::list& arguments, const nb::dict& options,
+                        const std::string& session_time_zone, bool ansi,
+                        const std::string& map_key_dedup_policy) {
+  const std::vector<compute::Datum> datums = datums_from(arguments);
   compute::FunctionOptions function_options;
   for (auto [key, value] : options) {
     const auto option = nb::cast<std::string>(key);
@@ -53,12 +71,50 @@ nb::tuple call_function(const std::string& name, const nb::list& arguments, cons
   compute::ExecContext context;
   context.session_time_zone = session_time_zone;
   context.ansi = ansi;
+  context.map_key_dedup_policy = dedup_policy_from(map_key_dedup_policy);
   compute::Datum result;
   {
     nb::gil_scoped_release unlocked;
     result = compute::call(name, datums, function_options, &context);
   }
   return nb::make_tuple(result.array(), result.is_scalar());
+}
+
+// Runs the generator `name` over (array, is_scalar) pairs: returns the output columns' names,
+// the columns, and the input row of each output row.
+nb::tuple generate(const std::string& name, const nb::list& arguments,
+                   const std::string& session_time_zone, bool ansi) {
+  const compute::Generator* generator = compute::find_generator(name);
+  if (generator == nullptr) {
+    throw compute::AnalysisError("UNRESOLVED_ROUTINE",
+                                 "Cannot resolve routine `" + name + "`: no such generator.");
+  }
+  const std::vector<compute::Datum> datums = datums_from(arguments);
+  std::vector<TypePtr> types;
+  std::vector<const compute::Datum*> constants;
+  for (const compute::Datum& datum : datums) {
+    types.push_back(datum.type());
+    constants.push_back(datum.is_scalar() ? &datum : nullptr);
+  }
+  compute::ResolveContext resolve_context;
+  resolve_context.ansi = ansi;
+  resolve_context.constants = constants;
+  resolve_context.session_time_zone = session_time_zone;
+  compute::ExecContext context;
+  context.session_time_zone = session_time_zone;
+  context.ansi = ansi;
+  FieldVector fields;
+  compute::GeneratorResult result;
+  {
+    nb::gil_scoped_release unlocked;
+    fields = generator->output_fields(types, resolve_context);
+    result = generator->generate(datums, context);
+  }
+  std::vector<std::string> names;
+  for (const FieldPtr& field : fields) {
+    names.push_back(field->name());
+  }
+  return nb::make_tuple(names, result.columns, result.input_rows);
 }
 
 nb::list list_functions() {
@@ -118,9 +174,13 @@ void bind_compute(nb::module_& module) {
   nb::module_ compute = module.def_submodule(
       "_compute", "Calls of the engine's functions; the public interface is bowstring.compute.");
   compute.def("call", &call_function, "name"_a, "arguments"_a, "options"_a, "session_time_zone"_a,
-              "ansi"_a,
+              "ansi"_a, "map_key_dedup_policy"_a,
               "Calls the registered function `name` on (array, is_scalar) pairs; returns the "
               "result as (Array, is_scalar).");
+  compute.def("generate", &generate, "name"_a, "arguments"_a, "session_time_zone"_a, "ansi"_a,
+              "Runs the generator `name` (explode, posexplode, inline, stack...) on (array, "
+              "is_scalar) pairs; returns (column names, columns, input row of each output row).");
+  compute.def("generators", &compute::generator_names, "The names of the generators, sorted.");
   compute.def("functions", &list_functions,
               "Every registered function: name, aliases, kind, signatures, description, "
               "null handling and determinism.");

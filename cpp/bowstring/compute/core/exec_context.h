@@ -7,6 +7,14 @@
 
 namespace bowstring::compute {
 
+/// Spark's `spark.sql.mapKeyDedupPolicy`: what building a map with a repeated key does.
+enum class MapKeyDedupPolicy : uint8_t {
+  /// Raise DUPLICATED_MAP_KEY (Spark's default).
+  kException,
+  /// Keep the value inserted last, at the place of the key's first insertion.
+  kLastWin,
+};
+
 /// What a kernel needs to know besides its arguments: where memory comes from and the session
 /// settings Spark's semantics depend on. One context serves one statement; kernels only read it.
 struct ExecContext {
@@ -23,6 +31,8 @@ struct ExecContext {
   /// Microseconds since the Unix epoch at which the statement started: `current_timestamp()`
   /// and `current_date()` return it for every row, as Spark does.
   int64_t statement_time_us = 0;
+  /// `spark.sql.mapKeyDedupPolicy`.
+  MapKeyDedupPolicy map_key_dedup_policy = MapKeyDedupPolicy::kException;
 };
 
 }  // namespace bowstring::compute

@@ -251,6 +251,7 @@ const FunctionRegistry& default_registry() {
     register_datetime_functions(built);
     register_hash_functions(built);
     register_aggregate_functions(built);
+    register_collection_functions(built);
     return built;
   }();
   return registry;

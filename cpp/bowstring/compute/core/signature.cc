@@ -141,6 +141,19 @@ class SignatureReader {
       }
       return pattern;
     }
+    if (word == "map" && accept("<")) {
+      pattern.kind = TypePattern::Kind::kMap;
+      pattern.members.push_back(read_pattern(parameters));
+      // A concrete map is spelled as Spark's simple string spells it: map<string,int>.
+      if (!accept(", ")) expect(",");
+      pattern.members.push_back(read_pattern(parameters));
+      expect(">");
+      if (pattern.members[0].kind == TypePattern::Kind::kConcrete &&
+          pattern.members[1].kind == TypePattern::Kind::kConcrete) {
+        return concrete(start);
+      }
+      return pattern;
+    }
     if (const std::optional<TypeClass> type_class = class_named(word)) {
       pattern.kind = TypePattern::Kind::kClass;
       pattern.type_class = *type_class;
@@ -152,6 +165,13 @@ class SignatureReader {
         pattern.kind = TypePattern::Kind::kTypeOf;
         pattern.name = word;
         return pattern;
+      }
+    }
+    if (accept("<")) {
+      // A concrete nested type (struct<a: int>): its text up to the matching '>'.
+      for (int depth = 1; depth > 0; ++position_) {
+        if (position_ >= text_.size()) fail("'<' is not closed");
+        depth += text_[position_] == '<' ? 1 : text_[position_] == '>' ? -1 : 0;
       }
     }
     return concrete(start);
@@ -265,6 +285,9 @@ std::string pattern_text(const TypePattern& pattern) {
       return "decimal(" + term_text(pattern.precision) + ", " + term_text(pattern.scale) + ")";
     case TypePattern::Kind::kArray:
       return "array<" + pattern_text(pattern.members[0]) + ">";
+    case TypePattern::Kind::kMap:
+      return "map<" + pattern_text(pattern.members[0]) + ", " + pattern_text(pattern.members[1]) +
+             ">";
     case TypePattern::Kind::kOneOf: {
       std::string text = "(";
       for (size_t i = 0; i < pattern.members.size(); ++i) {

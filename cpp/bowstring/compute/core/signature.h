@@ -11,6 +11,9 @@
 //   (decimal(p, s)) -> decimal(p + 10, s)        a decimal whose precision and scale follow p, s
 //   (T, T) -> boolean for every comparable T     a type variable limited to a class
 //   (any, to: type) -> to                        a type given as an option; the result is it
+//   (map<K, V>, K) -> V                          arrays and maps of patterns
+//   (array<struct<a:int,b:string>>) -> int       concrete nested types, as Spark's simple string
+//                                                spells them
 //
 // Concrete types are Spark type names (`parse_spark_type`): int, bigint, array<string>...
 
@@ -68,6 +71,8 @@ struct TypePattern {
     kDecimal,
     /// An array whose elements match `members[0]`.
     kArray,
+    /// A map whose keys match `members[0]` and values `members[1]`.
+    kMap,
     /// Any one of `members`.
     kOneOf,
     /// The type the parameter `name` (of class `type`) gives.

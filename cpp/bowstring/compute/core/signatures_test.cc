@@ -55,6 +55,15 @@ TEST(SignaturesTest, ParsesParametersOptionalGroupsAndPatterns) {
   EXPECT_TRUE(concat_ws.elements()[1].type.members[1].type->equals(*list(utf8())));
   EXPECT_TRUE(concat_ws.elements()[1].repeated);
   EXPECT_EQ(Signature::parse("(T) -> array<T>").result().kind, TypePattern::Kind::kArray);
+
+  const Signature element_at = Signature::parse("(map<K, V>, key: K) -> V");
+  EXPECT_EQ(element_at.elements()[0].type.kind, TypePattern::Kind::kMap);
+  EXPECT_EQ(element_at.elements()[0].type.members[1].name, "V");
+  EXPECT_EQ(element_at.to_string(), "(map<K, V>, key: K) -> V");
+  const Signature nested = Signature::parse("(array<struct<a:int,b:string>>) -> map<string,int>");
+  EXPECT_TRUE(nested.elements()[0].type.type->equals(
+      *list(struct_({field("a", int32()), field("b", utf8())}))));
+  EXPECT_TRUE(nested.result().type->equals(*map(utf8(), int32())));
 }
 
 TEST(SignaturesTest, MalformedTextIsRefused) {
@@ -211,6 +220,13 @@ std::vector<std::pair<TypePtr, Instance>> candidates(const TypePattern& pattern,
         found.emplace_back(list(element), std::move(extended));
       }
       break;
+    case TypePattern::Kind::kMap:
+      for (auto& [key, with_key] : candidates(pattern.members[0], signature, instance)) {
+        for (auto& [value, extended] : candidates(pattern.members[1], signature, with_key)) {
+          found.emplace_back(map(key, value), std::move(extended));
+        }
+      }
+      break;
     case TypePattern::Kind::kOneOf:
       for (const TypePattern& member : pattern.members) {
         for (auto& candidate : candidates(member, signature, instance)) {
@@ -270,6 +286,12 @@ bool matches(const TypePattern& pattern, const DataType& type, const Signature& 
       return type.id() == TypeId::kList &&
              matches(pattern.members[0], *static_cast<const ListType&>(type).value_type(),
                      signature, instance);
+    case TypePattern::Kind::kMap: {
+      if (type.id() != TypeId::kMap) return false;
+      const auto& map_type = static_cast<const MapType&>(type);
+      return matches(pattern.members[0], *map_type.key_type(), signature, instance) &&
+             matches(pattern.members[1], *map_type.item_type(), signature, instance);
+    }
     case TypePattern::Kind::kOneOf:
       for (const TypePattern& member : pattern.members) {
         if (matches(member, type, signature, instance)) return true;

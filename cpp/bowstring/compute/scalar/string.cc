@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "bowstring/compute/collection/array_kernels.h"
 #include "bowstring/compute/core/coercion.h"
 #include "bowstring/compute/core/errors.h"
 #include "bowstring/compute/core/function.h"
@@ -130,6 +131,32 @@ void add_function(FunctionRegistry& registry, std::string name, std::vector<std:
 }
 
 namespace {
+
+/// A function of strings (or binaries) that takes arrays too (reverse, concat): `array_resolver`
+/// gives the resolution when the arguments call for the array form, nullopt otherwise.
+void add_string_or_array_function(
+    FunctionRegistry& registry, std::string name, Function::Arity arity, std::string description,
+    std::vector<std::string> signatures, Kernel string_kernel,
+    std::function<std::optional<Resolution>(const std::string&, std::span<const TypePtr>)>
+        array_resolver,
+    LambdaScalarFunction::Kernel array_kernel) {
+  const std::vector<Param> params{Param::kStringOrBinary};
+  registry.add(std::make_shared<LambdaScalarFunction>(
+      std::move(name), arity, NullHandling::kPropagates, std::move(description),
+      std::move(signatures),
+      [params, array_resolver = std::move(array_resolver)](const std::string& function,
+                                                           std::span<const TypePtr> arguments) {
+        if (std::optional<Resolution> resolution = array_resolver(function, arguments)) {
+          return *std::move(resolution);
+        }
+        return resolve_string_arguments(function, params, nullptr, arguments);
+      },
+      [string_kernel = std::move(string_kernel), array_kernel = std::move(array_kernel)](
+          std::span<const Datum> arguments, const TypePtr& output, ExecContext& context) {
+        return output->id() == TypeId::kList ? array_kernel(arguments, output, context)
+                                             : string_kernel(arguments, context);
+      }));
+}
 
 // --- length, upper, lower --------------------------------------------------------------------
 
@@ -999,9 +1026,11 @@ void register_string_functions(FunctionRegistry& registry) {
                {"(string, len: int) -> string"}, {kStr, kInt}, utf8(), strings::left);
   add_function(registry, "right", {}, {2, 2}, "The last len characters of a string.",
                {"(string, len: int) -> string"}, {kStr, kInt}, utf8(), strings::right);
-  add_function(
-      registry, "concat", {}, {0, -1}, "The arguments one after the other; null if any is null.",
-      {"(string...) -> string", "(binary, binary...) -> binary"}, {kAny}, nullptr, strings::concat);
+  strings::add_string_or_array_function(
+      registry, "concat", {0, -1}, "The arguments one after the other; null if any is null.",
+      {"(string...) -> string", "(binary, binary...) -> binary",
+       "(array<T>, array<T>...) -> array<T>"},
+      strings::concat, collection::resolve_array_concat, collection::concat_arrays);
   add_function(
       registry, "concat_ws", {}, {1, -1},
       "The non-null strings (arrays of strings flattened) after the separator, joined by it.",
@@ -1050,8 +1079,18 @@ void register_string_functions(FunctionRegistry& registry) {
   add_function(registry, "ascii", {}, {1, 1},
                "The code point of the first character of the string, 0 for an empty one.",
                {"(string) -> int"}, {kStr}, int32(), strings::ascii);
-  add_function(registry, "reverse", {}, {1, 1}, "The characters of the string in reverse order.",
-               {"(string) -> string", "(binary) -> binary"}, {kAny}, nullptr, strings::reverse);
+  strings::add_string_or_array_function(
+      registry, "reverse", {1, 1},
+      "The characters of the string, or the elements of the array, in reverse order.",
+      {"(string) -> string", "(binary) -> binary", "(array<T>) -> array<T>"}, strings::reverse,
+      [](const std::string& name, std::span<const TypePtr> arguments) -> std::optional<Resolution> {
+        if (arguments[0]->id() != TypeId::kList) {
+          return std::nullopt;
+        }
+        (void)name;
+        return Resolution{arguments[0], {arguments[0]}};
+      },
+      collection::reverse_array);
   add_function(registry, "initcap", {}, {1, 1},
                "The string with the first letter of each space-separated word in upper case and "
                "the others in lower case.",
