@@ -235,6 +235,26 @@ class ExpandTransform final : public MapTransform {
   }
 };
 
+/// The rows a generator makes of each input row, beside that row's columns.
+class GenerateTransform final : public MapTransform {
+ public:
+  using MapTransform::MapTransform;
+  RecordBatch apply(const RecordBatch& batch, compute::ExecContext& context,
+                    int64_t) const override {
+    std::vector<compute::Datum> arguments;
+    for (const expr::BoundExpression& argument : node().expressions) {
+      arguments.push_back(argument.evaluate(batch, context));
+    }
+    compute::GeneratorResult generated = node().generator->generate(arguments, context);
+    const RecordBatch repeated = compute::take(batch, generated.input_rows, context.allocator);
+    std::vector<Array> columns = repeated.columns();
+    for (Array& column : generated.columns) {
+      columns.push_back(std::move(column));
+    }
+    return RecordBatch(node().schema, generated.input_rows.length(), std::move(columns));
+  }
+};
+
 /// Every row as many times as its count says (none for null, zero or less).
 class ReplicateTransform final : public MapTransform {
  public:
@@ -1101,6 +1121,10 @@ class Executor {
         return;
       case Kind::kExpand:
         prepend(std::make_shared<ExpandTransform>(&node));
+        build(*node.children[0], sink, std::move(above));
+        return;
+      case Kind::kGenerate:
+        prepend(std::make_shared<GenerateTransform>(&node));
         build(*node.children[0], sink, std::move(above));
         return;
       case Kind::kReplicate:

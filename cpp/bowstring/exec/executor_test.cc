@@ -309,6 +309,42 @@ TEST_P(ExecutorTest, ManyGroupsMergeInPartitions) {
   EXPECT_EQ(rows_of(run(checked)), (std::vector<std::string>{"70000, 2, 2, 9799930000, 0"}));
 }
 
+TEST_P(ExecutorTest, GeneratorsMakeRowsBesideTheOtherColumns) {
+  auto arrays = plan::project(
+      plan::range(0, 3),
+      {col("id"),
+       expr::alias(call("array", {col("id"), call("*", {col("id"), lit(int64_t{10})})}), "xs")});
+  const Table exploded =
+      run(plan::project(arrays, {col("id"), expr::alias(call("explode", {col("xs")}), "x")}));
+  EXPECT_EQ(exploded.schema()->field_names(), (std::vector<std::string>{"id", "x"}));
+  EXPECT_EQ(sorted_rows_of(exploded),
+            (std::vector<std::string>{"0, 0", "0, 0", "1, 1", "1, 10", "2, 2", "2, 20"}));
+  const Table positions = run(plan::project(arrays, {call("posexplode", {col("xs")})}));
+  EXPECT_EQ(positions.schema()->field_names(), (std::vector<std::string>{"pos", "col"}));
+  EXPECT_EQ(positions.num_rows(), 6);
+  // Rows whose array is empty or null: none from explode, one of nulls from explode_outer.
+  auto odd = plan::project(
+      plan::range(0, 4),
+      {col("id"),
+       expr::alias(
+           expr::case_when({{call("=", {col("id"), lit(int64_t{1})}), call("array", {col("id")})},
+                            {call("=", {col("id"), lit(int64_t{2})}),
+                             call("array_remove", {call("array", {col("id")}), col("id")})}}),
+           "xs")});
+  EXPECT_EQ(sorted_rows_of(run(plan::project(odd, {col("id"), call("explode", {col("xs")})}))),
+            (std::vector<std::string>{"1, 1"}));
+  EXPECT_EQ(
+      sorted_rows_of(run(plan::project(odd, {col("id"), call("explode_outer", {col("xs")})}))),
+      (std::vector<std::string>{"0, null", "1, 1", "2, null", "3, null"}));
+}
+
+TEST(ExecutorGenerators, OneGeneratorPerSelect) {
+  auto arrays = plan::project(plan::range(0, 3), {expr::alias(call("array", {col("id")}), "xs")});
+  EXPECT_THROW(run_query(plan::project(
+                   arrays, {call("explode", {col("xs")}), call("explode", {col("xs")})})),
+               compute::AnalysisError);
+}
+
 TEST(ExecutorErrors, BadOptionsAreRejected) {
   QueryOptions options;
   options.morsel_rows = 0;

@@ -136,6 +136,17 @@ class PhysicalPlanner {
       }
       case LKind::kJoin:
         return convert_join(*logical);
+      case LKind::kGenerate: {
+        PhysicalPtr child = convert(logical->child());
+        auto node = make(Kind::kGenerate, *logical, {child});
+        const expr::ExprPtr& call = logical->expressions[0];
+        node->generator = compute::find_generator(call->name());
+        for (const expr::ExprPtr& argument : call->operands()) {
+          node->expressions.push_back(bind(argument, *child));
+        }
+        node->description = plan::node_string(*logical);
+        return node;
+      }
       case LKind::kDistinct:
       case LKind::kSetOperation:
       case LKind::kDeduplicate:
@@ -455,6 +466,8 @@ std::string_view PhysicalNode::name() const {
       return "ShuffledHashJoin";
     case Kind::kNestedLoopJoin:
       return "BroadcastNestedLoopJoin";
+    case Kind::kGenerate:
+      return "Generate";
   }
   return "Unknown";
 }

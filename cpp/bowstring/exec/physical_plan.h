@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "bowstring/compute/collection/generators.h"
 #include "bowstring/compute/core/exec_context.h"
 #include "bowstring/compute/core/function.h"
 #include "bowstring/compute/join/hash_join.h"
@@ -48,6 +49,9 @@ struct PhysicalNode {
     /// A join without equality keys: every probe row against every build row, `predicate`
     /// deciding the pairs (none: every pair).
     kNestedLoopJoin,
+    /// The child's columns repeated for each row `generator` makes of `expressions`' values,
+    /// then the generated columns.
+    kGenerate,
   };
 
   Kind kind;
@@ -74,6 +78,7 @@ struct PhysicalNode {
   /// Joins: the build side's keys, whether each key compares with `<=>`, the rows the join
   /// outputs (probe side as the table's left), and whether the probe side is the plan's right
   /// input (then the build side's columns come first in the output).
+  const compute::Generator* generator = nullptr;
   std::vector<expr::BoundExpression> build_keys;
   std::vector<bool> null_safe;
   compute::JoinType join_type = compute::JoinType::kInner;

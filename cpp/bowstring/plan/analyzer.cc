@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "bowstring/compute/collection/generators.h"
 #include "bowstring/compute/core/coercion.h"
 #include "bowstring/compute/core/errors.h"
 #include "bowstring/expr/bind.h"
@@ -220,6 +221,7 @@ class Analyzer {
       }
       case Kind::kExpand:
       case Kind::kReplicate:
+      case Kind::kGenerate:
         throw InvalidArgument(std::string(plan->node_name()) +
                               " nodes are made by the analyzer, resolved");
     }
@@ -320,7 +322,9 @@ class Analyzer {
     if (const std::optional<AttributeId> id = whole_attribute(resolved)) {
       const auto found =
           std::find_if(input.begin(), input.end(), [&](const Attribute& a) { return a.id == *id; });
-      if (found != input.end() && found->name == original->output_name()) {
+      // A reference by id (which the analyzer's own rewrites make) keeps the column's name.
+      const bool by_id = whole_attribute(original).has_value();
+      if (found != input.end() && (by_id || found->name == original->output_name())) {
         return *found;
       }
     }
@@ -363,7 +367,81 @@ class Analyzer {
     return out;
   }
 
+  /// A projection selecting a generator call (explode(xs), explode(xs).alias("x")...): a
+  /// Generate node under it makes the generator's rows, and the projection reads its columns.
+  /// Nullptr when the projection selects no generator.
+  PlanPtr resolve_generator_project(const LogicalPlan& plan, const PlanPtr& child) {
+    std::optional<size_t> position;
+    for (size_t i = 0; i < plan.expressions.size(); ++i) {
+      const ExprPtr value = strip_alias(plan.expressions[i]);
+      if (value->kind() == EKind::kCall && compute::find_generator(value->name()) != nullptr) {
+        if (position) {
+          throw AnalysisError("UNSUPPORTED_GENERATOR.MULTI_GENERATOR",
+                              "The generator is not supported: only one generator allowed per "
+                              "SELECT clause but found 2: \"" +
+                                  strip_alias(plan.expressions[*position])->to_string() + "\", \"" +
+                                  value->to_string() + "\".");
+        }
+        position = i;
+      }
+    }
+    if (!position) {
+      return nullptr;
+    }
+    const ExprPtr original = plan.expressions[*position];
+    const ExprPtr call = strip_alias(original);
+    const compute::Generator& generator = *compute::find_generator(call->name());
+    generator.check_arity(static_cast<int64_t>(call->operands().size()));
+    std::vector<ExprPtr> arguments;
+    std::vector<TypePtr> types;
+    std::vector<expr::BoundExpression> bound;
+    for (const ExprPtr& argument : call->operands()) {
+      arguments.push_back(resolve_columns(argument, child->output));
+      bound.push_back(bind(arguments.back(), child->output));
+      types.push_back(bound.back().type());
+    }
+    std::vector<const compute::Datum*> constants;
+    for (const expr::BoundExpression& argument : bound) {
+      constants.push_back(argument.root().kind == expr::BoundNode::Kind::kLiteral
+                              ? &argument.root().value
+                              : nullptr);
+    }
+    const FieldVector fields = generator.output_fields(
+        types, compute::ResolveContext{context_.ansi, constants, context_.session_time_zone});
+    auto generate = std::make_shared<LogicalPlan>(Kind::kGenerate);
+    generate->children = {child};
+    generate->resolved = true;
+    generate->expressions = {expr::call(generator.name(), arguments, call->options())};
+    generate->output = child->output;
+    std::vector<Attribute> generated;
+    for (const FieldPtr& field : fields) {
+      // One output column takes the alias; several keep Spark's names.
+      const std::string name = original->kind() == EKind::kAlias && fields.size() == 1
+                                   ? original->name()
+                                   : field->name();
+      generated.push_back(
+          Attribute{new_attribute_id(), name, field->type(), field->nullable(), {}});
+    }
+    generate->output.insert(generate->output.end(), generated.begin(), generated.end());
+    std::vector<ExprPtr> expressions;
+    for (size_t i = 0; i < plan.expressions.size(); ++i) {
+      if (i == *position) {
+        for (const Attribute& attribute : generated) {
+          expressions.push_back(expr::col(column_name(attribute.id)));
+        }
+      } else {
+        expressions.push_back(plan.expressions[i]);
+      }
+    }
+    auto above = std::make_shared<LogicalPlan>(plan);
+    above->expressions = std::move(expressions);
+    return resolve_project(*above, generate);
+  }
+
   PlanPtr resolve_project(const LogicalPlan& plan, const PlanPtr& child) {
+    if (PlanPtr generated = resolve_generator_project(plan, child)) {
+      return generated;
+    }
     const bool aggregates =
         std::any_of(plan.expressions.begin(), plan.expressions.end(),
                     [&](const ExprPtr& e) { return has_aggregate(e, registry_); });

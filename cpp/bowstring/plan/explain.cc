@@ -141,6 +141,12 @@ std::string details(const LogicalPlan& plan) {
     }
     case Kind::kReplicate:
       return expression_text(plan.expressions[0], input);
+    case Kind::kGenerate: {
+      const size_t generated = plan.output.size() - plan.child()->output.size();
+      return expression_text(plan.expressions[0], input) + ", " +
+             attributes_text(std::vector<Attribute>(
+                 plan.output.end() - static_cast<long>(generated), plan.output.end()));
+    }
   }
   return {};
 }

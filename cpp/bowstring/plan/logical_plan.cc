@@ -159,6 +159,8 @@ std::string_view LogicalPlan::node_name() const {
       return "Expand";
     case Kind::kReplicate:
       return "Replicate";
+    case Kind::kGenerate:
+      return "Generate";
   }
   return "Unknown";
 }

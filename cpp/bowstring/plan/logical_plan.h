@@ -127,6 +127,10 @@ class LogicalPlan {
     kExpand,
     /// Made by the analyzer: every child row repeated as many times as `expressions[0]` says.
     kReplicate,
+    /// The child's rows each joined with the rows the generator call `expressions[0]`
+    /// (explode, posexplode, inline, stack and their _outer forms) makes of it. Built by the
+    /// analyzer from a projection selecting a generator.
+    kGenerate,
   };
   enum class SetOperation : uint8_t { kIntersect, kExcept };
 

@@ -507,6 +507,17 @@ PlanPtr prune(const PlanPtr& plan, const AttributeSet& required) {
       node->children = {prune(plan->child(), below)};
       return node;
     }
+    case Kind::kGenerate: {
+      for (AttributeId id : required_by(*plan)) {
+        below.insert(id);
+      }
+      node->children = {prune(plan->child(), below)};
+      const size_t generated = plan->output.size() - plan->child()->output.size();
+      node->output = node->child()->output;
+      node->output.insert(node->output.end(), plan->output.end() - static_cast<long>(generated),
+                          plan->output.end());
+      return node;
+    }
     case Kind::kJoin: {
       for (AttributeId id : required_by(*plan)) {
         below.insert(id);
