@@ -1086,9 +1086,10 @@ class Executor {
       above.insert(above.begin(), std::move(transform));
     };
     switch (node.kind) {
-      case Kind::kTableScan: {
+      case Kind::kTableScan:
+      case Kind::kCache: {
         Pipeline pipeline;
-        const Table table = *node.table;
+        const Table table = node.kind == Kind::kTableScan ? *node.table : cached_rows(node);
         const int64_t rows = options_.morsel_rows;
         pipeline.make_source = [table, rows] {
           return std::make_unique<BatchSource>(table.to_batches(rows));
@@ -1192,6 +1193,15 @@ class Executor {
         return;
       }
     }
+  }
+
+  /// The rows of a cache, computed now (by a query of their own) if no query has yet.
+  Table cached_rows(const PhysicalNode& node) {
+    std::optional<Table> rows = node.cache->rows();
+    if (!rows) {
+      rows = node.cache->store(Executor(context_, options_).run(node.children[0]));
+    }
+    return Table(node.schema, rows->num_rows(), rows->columns());
   }
 
   Sink* make_sink(const PhysicalNode& node) {

@@ -338,6 +338,31 @@ TEST_P(ExecutorTest, GeneratorsMakeRowsBesideTheOtherColumns) {
       (std::vector<std::string>{"0, null", "1, 1", "2, null", "3, null"}));
 }
 
+TEST(ExecutorCache, CachedRowsAreComputedOnceAndShared) {
+  std::atomic<int> scans{0};
+  QueryOptions options;
+  options.progress = [&](const PipelineProgress& progress) {
+    if (progress.finished && progress.source == "Range") {
+      ++scans;
+    }
+  };
+  const plan::PlanPtr cached = plan::cache(plan::project(
+      plan::range(0, 10), {col("id"), expr::alias(call("*", {col("id"), col("id")}), "sq")}));
+  EXPECT_EQ(rows_of(run_query(plan::aggregate(cached, {}, {call("sum", {col("sq")})}), options)),
+            (std::vector<std::string>{"285"}));
+  EXPECT_EQ(scans.load(), 1);
+  // Another query over the cache reads it without computing it again, even a filtered one.
+  EXPECT_EQ(
+      rows_of(run_query(
+          plan::project(plan::filter(cached, call(">", {col("id"), lit(int64_t{7})})), {col("sq")}),
+          options)),
+      (std::vector<std::string>{"64", "81"}));
+  EXPECT_EQ(scans.load(), 1);
+  cached->cache->clear();
+  EXPECT_EQ(run_query(cached, options).num_rows(), 10);
+  EXPECT_EQ(scans.load(), 2);
+}
+
 TEST(ExecutorGenerators, OneGeneratorPerSelect) {
   auto arrays = plan::project(plan::range(0, 3), {expr::alias(call("array", {col("id")}), "xs")});
   EXPECT_THROW(run_query(plan::project(

@@ -136,6 +136,13 @@ class PhysicalPlanner {
       }
       case LKind::kJoin:
         return convert_join(*logical);
+      case LKind::kCache: {
+        PhysicalPtr child = convert(logical->child());
+        auto node = make(Kind::kCache, *logical, {child});
+        node->cache = logical->cache;
+        node->description = "InMemoryTableScan " + list(logical->output);
+        return node;
+      }
       case LKind::kGenerate: {
         PhysicalPtr child = convert(logical->child());
         auto node = make(Kind::kGenerate, *logical, {child});
@@ -468,6 +475,8 @@ std::string_view PhysicalNode::name() const {
       return "BroadcastNestedLoopJoin";
     case Kind::kGenerate:
       return "Generate";
+    case Kind::kCache:
+      return "InMemoryTableScan";
   }
   return "Unknown";
 }

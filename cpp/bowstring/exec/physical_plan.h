@@ -52,6 +52,8 @@ struct PhysicalNode {
     /// The child's columns repeated for each row `generator` makes of `expressions`' values,
     /// then the generated columns.
     kGenerate,
+    /// The rows kept in `cache`, computed by children[0] first when no query has yet.
+    kCache,
   };
 
   Kind kind;
@@ -79,6 +81,7 @@ struct PhysicalNode {
   /// outputs (probe side as the table's left), and whether the probe side is the plan's right
   /// input (then the build side's columns come first in the output).
   const compute::Generator* generator = nullptr;
+  std::shared_ptr<plan::CachedRows> cache;
   std::vector<expr::BoundExpression> build_keys;
   std::vector<bool> null_safe;
   compute::JoinType join_type = compute::JoinType::kInner;

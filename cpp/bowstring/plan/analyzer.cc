@@ -210,6 +210,7 @@ class Analyzer {
       case Kind::kDeduplicate:
         return resolve_deduplicate(*plan, children[0]);
       case Kind::kSample:
+      case Kind::kCache:
         return resolved_node(*plan, children, children[0]->output);
       case Kind::kRepartition: {
         auto node = resolved_node(*plan, children, children[0]->output);

@@ -141,6 +141,8 @@ std::string details(const LogicalPlan& plan) {
     }
     case Kind::kReplicate:
       return expression_text(plan.expressions[0], input);
+    case Kind::kCache:
+      return plan.resolved ? attributes_text(plan.output) : std::string();
     case Kind::kGenerate: {
       const size_t generated = plan.output.size() - plan.child()->output.size();
       return expression_text(plan.expressions[0], input) + ", " +

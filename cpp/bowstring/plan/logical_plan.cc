@@ -69,6 +69,24 @@ SchemaPtr output_schema(const std::vector<Attribute>& attributes) {
   return schema(std::move(fields));
 }
 
+std::optional<Table> CachedRows::rows() const {
+  const std::lock_guard lock(mutex_);
+  return rows_;
+}
+
+Table CachedRows::store(Table rows) {
+  const std::lock_guard lock(mutex_);
+  if (!rows_) {
+    rows_ = std::move(rows);
+  }
+  return *rows_;
+}
+
+void CachedRows::clear() {
+  const std::lock_guard lock(mutex_);
+  rows_.reset();
+}
+
 std::string_view join_type_name(JoinType type) {
   switch (type) {
     case JoinType::kInner:
@@ -161,6 +179,8 @@ std::string_view LogicalPlan::node_name() const {
       return "Replicate";
     case Kind::kGenerate:
       return "Generate";
+    case Kind::kCache:
+      return "InMemoryRelation";
   }
   return "Unknown";
 }
@@ -401,6 +421,12 @@ PlanPtr repartition(PlanPtr child, int num_partitions, std::vector<expr::ExprPtr
   auto plan = node(LogicalPlan::Kind::kRepartition, {std::move(child)});
   plan->num_partitions = num_partitions;
   plan->grouping = std::move(keys);
+  return plan;
+}
+
+PlanPtr cache(PlanPtr child) {
+  auto plan = node(LogicalPlan::Kind::kCache, {std::move(child)});
+  plan->cache = std::make_shared<CachedRows>();
   return plan;
 }
 

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -73,6 +74,21 @@ struct SortOrder {
   compute::SortKey key;
 };
 
+/// The rows of a cached plan, once computed: shared by every plan that reads the cache.
+class CachedRows {
+ public:
+  /// The rows, or nullopt before the first query computed them.
+  std::optional<Table> rows() const;
+  /// Keeps `rows` unless another query stored them first; returns the rows kept.
+  Table store(Table rows);
+  /// Forgets the rows (`unpersist`): the next query computes them again.
+  void clear();
+
+ private:
+  mutable std::mutex mutex_;
+  std::optional<Table> rows_;
+};
+
 class LogicalPlan;
 /// Plans are immutable trees that share subtrees.
 using PlanPtr = std::shared_ptr<const LogicalPlan>;
@@ -131,6 +147,9 @@ class LogicalPlan {
     /// (explode, posexplode, inline, stack and their _outer forms) makes of it. Built by the
     /// analyzer from a projection selecting a generator.
     kGenerate,
+    /// The child's rows, computed by the first query that reads them and kept in `cache` for
+    /// the queries after it (`DataFrame.cache()`).
+    kCache,
   };
   enum class SetOperation : uint8_t { kIntersect, kExcept };
 
@@ -162,6 +181,7 @@ class LogicalPlan {
   bool with_replacement = false;
   int64_t seed = 0;
   std::vector<std::vector<expr::ExprPtr>> projections;
+  std::shared_ptr<CachedRows> cache;
 
   /// Resolved plans only: the columns the node produces.
   std::vector<Attribute> output;
@@ -220,5 +240,7 @@ PlanPtr sample(PlanPtr child, double fraction, bool with_replacement, int64_t se
 /// `repartition(n, keys...)` (no keys: round robin) and `coalesce(n)`; throws
 /// `InvalidArgument` unless `num_partitions` is positive.
 PlanPtr repartition(PlanPtr child, int num_partitions, std::vector<expr::ExprPtr> keys = {});
+/// `child`'s rows, computed once and then read from memory by every query over the result.
+PlanPtr cache(PlanPtr child);
 
 }  // namespace bowstring::plan

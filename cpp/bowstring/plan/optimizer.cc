@@ -507,6 +507,10 @@ PlanPtr prune(const PlanPtr& plan, const AttributeSet& required) {
       node->children = {prune(plan->child(), below)};
       return node;
     }
+    case Kind::kCache:
+      // The cached rows are the child's whole output, whatever this query reads of them.
+      node->children = {prune(plan->child(), ids_of(plan->child()->output))};
+      return node;
     case Kind::kGenerate: {
       for (AttributeId id : required_by(*plan)) {
         below.insert(id);
