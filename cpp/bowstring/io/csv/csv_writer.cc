@@ -1,0 +1,254 @@
+#include "bowstring/io/csv/csv_writer.h"
+
+#include <cstring>
+
+#include "bowstring/array/array.h"
+#include "bowstring/compute/cast/cast_text.h"
+#include "bowstring/compute/datetime/datetime_format.h"
+#include "bowstring/io/file_bytes.h"
+#include "bowstring/types/spark_type_names.h"
+#include "bowstring/util/error.h"
+
+namespace bowstring::io::csv {
+
+namespace {
+constexpr int64_t kMicrosPerDay = 86400LL * 1000000;
+// Bytes gathered before they go to the sink.
+constexpr size_t kFlushBytes = 1 << 20;
+}  // namespace
+
+/// Appends the text of one column's values as Spark's CSV writer prints them.
+class ColumnFormatter {
+ public:
+  ColumnFormatter(const bowstring::Field& field, const CsvWriteOptions& options)
+      : type_(field.type()), zone_(&compute::TimeZone::get(options.time_zone)) {
+    switch (type_->id()) {
+      case TypeId::kBoolean:
+      case TypeId::kInt8:
+      case TypeId::kInt16:
+      case TypeId::kInt32:
+      case TypeId::kInt64:
+      case TypeId::kFloat32:
+      case TypeId::kFloat64:
+      case TypeId::kDecimal128:
+      case TypeId::kString:
+      case TypeId::kLargeString:
+        return;
+      case TypeId::kDate32:
+        pattern_ = std::make_unique<compute::DateTimePattern>(options.date_format);
+        return;
+      case TypeId::kTimestamp: {
+        const auto& timestamp_type = static_cast<const TimestampType&>(*type_);
+        if (timestamp_type.unit() != TimeUnit::kMicro) {
+          break;
+        }
+        ntz_ = timestamp_type.timezone().empty();
+        pattern_ = std::make_unique<compute::DateTimePattern>(ntz_ ? options.timestamp_ntz_format
+                                                                   : options.timestamp_format);
+        return;
+      }
+      default:
+        break;
+    }
+    throw NotImplemented("CSV cannot write column '" + field.name() + "' of type " +
+                         spark_type_name(*type_) +
+                         " (Spark's CSV data source does not support it)");
+  }
+
+  void bind(const Array& array) { array_ = array; }
+
+  // Appends the text of row `i` (not null) to `out`.
+  void format(int64_t i, std::string& out) const {
+    char digits[64];
+    switch (type_->id()) {
+      case TypeId::kBoolean:
+        out += array_.as<BooleanArray>().value(i) ? "true" : "false";
+        return;
+      case TypeId::kInt8:
+        append_integer(array_.as<Int8Array>().value(i), out);
+        return;
+      case TypeId::kInt16:
+        append_integer(array_.as<Int16Array>().value(i), out);
+        return;
+      case TypeId::kInt32:
+        append_integer(array_.as<Int32Array>().value(i), out);
+        return;
+      case TypeId::kInt64:
+        append_integer(array_.as<Int64Array>().value(i), out);
+        return;
+      case TypeId::kFloat32:
+        out.append(digits, static_cast<size_t>(compute::cast_text::format_float(
+                               array_.as<FloatArray>().value(i), digits)));
+        return;
+      case TypeId::kFloat64:
+        out.append(digits, static_cast<size_t>(compute::cast_text::format_double(
+                               array_.as<DoubleArray>().value(i), digits)));
+        return;
+      case TypeId::kDecimal128: {
+        const DecimalArray decimals = array_.as<DecimalArray>();
+        __int128 unscaled = 0;
+        std::memcpy(&unscaled, decimals.value_bytes(i), sizeof(unscaled));
+        out.append(digits, static_cast<size_t>(compute::cast_text::format_decimal(
+                               unscaled, decimals.scale(), digits)));
+        return;
+      }
+      case TypeId::kString:
+        out += array_.as<StringArray>().value(i);
+        return;
+      case TypeId::kLargeString:
+        out += array_.as<LargeStringArray>().value(i);
+        return;
+      case TypeId::kDate32:
+        pattern_->format(static_cast<int64_t>(array_.as<Date32Array>().value(i)) * kMicrosPerDay,
+                         compute::TimeZone::utc(), out);
+        return;
+      case TypeId::kTimestamp:
+        pattern_->format(array_.as<TimestampArray>().value(i),
+                         ntz_ ? compute::TimeZone::utc() : *zone_, out);
+        return;
+      default:
+        return;
+    }
+  }
+
+  bool is_null(int64_t i) const { return array_.is_null(i); }
+  bool is_string() const {
+    return type_->id() == TypeId::kString || type_->id() == TypeId::kLargeString;
+  }
+
+ private:
+  static void append_integer(int64_t value, std::string& out) {
+    char digits[24];
+    out.append(digits, static_cast<size_t>(compute::cast_text::format_int64(value, digits)));
+  }
+
+  TypePtr type_;
+  const compute::TimeZone* zone_;
+  std::unique_ptr<compute::DateTimePattern> pattern_;
+  bool ntz_ = false;
+  Array array_;
+};
+
+CsvWriter::CsvWriter(std::shared_ptr<OutputStream> sink, SchemaPtr schema, CsvWriteOptions options)
+    : schema_(std::move(schema)), options_(std::move(options)) {
+  for (const FieldPtr& field : schema_->fields()) {
+    formatters_.push_back(std::make_unique<ColumnFormatter>(*field, options_));
+  }
+  sink_ = options_.compression == Compression::kNone
+              ? std::move(sink)
+              : std::shared_ptr<OutputStream>(compressing_stream(
+                    std::move(sink), options_.compression == Compression::kZstd));
+}
+
+CsvWriter::~CsvWriter() = default;
+
+void CsvWriter::append_value(std::string_view text) {
+  if (options_.ignore_leading_whitespace) {
+    while (!text.empty() && static_cast<unsigned char>(text.front()) <= ' ') {
+      text.remove_prefix(1);
+    }
+  }
+  if (options_.ignore_trailing_whitespace) {
+    while (!text.empty() && static_cast<unsigned char>(text.back()) <= ' ') {
+      text.remove_suffix(1);
+    }
+  }
+  const char quote = options_.quote;
+  bool needs_quotes = options_.quote_all;
+  bool has_quote = false;
+  for (const char c : text) {
+    if (c == options_.separator || c == '\n' || c == '\r') {
+      needs_quotes = true;
+    } else if (quote != '\0' && c == quote) {
+      has_quote = true;
+    }
+  }
+  if (has_quote && options_.escape_quotes) {
+    needs_quotes = true;
+  }
+  if (!needs_quotes || quote == '\0') {
+    buffer_ += text;
+    return;
+  }
+  buffer_ += quote;
+  for (const char c : text) {
+    if (c == quote && (options_.escape_quotes || options_.quote_all)) {
+      buffer_ += options_.escape;
+    }
+    buffer_ += c;
+  }
+  buffer_ += quote;
+}
+
+void CsvWriter::write_header() {
+  header_written_ = true;
+  if (!options_.header) {
+    return;
+  }
+  for (int i = 0; i < schema_->num_fields(); ++i) {
+    if (i > 0) {
+      buffer_ += options_.separator;
+    }
+    append_value(schema_->field(i)->name());
+  }
+  buffer_ += options_.line_separator;
+}
+
+void CsvWriter::write(const RecordBatch& batch) {
+  if (!batch.schema()->equals(*schema_)) {
+    throw InvalidArgument("a batch of schema " + batch.schema()->to_string() +
+                          " cannot be written by a CSV writer of schema " + schema_->to_string());
+  }
+  if (!header_written_) {
+    write_header();
+  }
+  for (int c = 0; c < batch.num_columns(); ++c) {
+    formatters_[static_cast<size_t>(c)]->bind(batch.column(c));
+  }
+  for (int64_t row = 0; row < batch.num_rows(); ++row) {
+    for (size_t c = 0; c < formatters_.size(); ++c) {
+      if (c > 0) {
+        buffer_ += options_.separator;
+      }
+      const ColumnFormatter& formatter = *formatters_[c];
+      if (formatter.is_null(row)) {
+        buffer_ += options_.null_value;
+        continue;
+      }
+      value_.clear();
+      formatter.format(row, value_);
+      if (value_.empty() && formatter.is_string()) {
+        buffer_ += options_.empty_value;
+      } else {
+        append_value(value_);
+      }
+    }
+    buffer_ += options_.line_separator;
+    if (buffer_.size() >= kFlushBytes) {
+      sink_->write(buffer_.data(), static_cast<int64_t>(buffer_.size()));
+      buffer_.clear();
+    }
+  }
+}
+
+void CsvWriter::close() {
+  if (!header_written_) {
+    write_header();
+  }
+  if (!buffer_.empty()) {
+    sink_->write(buffer_.data(), static_cast<int64_t>(buffer_.size()));
+    buffer_.clear();
+  }
+  sink_->close();
+}
+
+void write_csv(RecordBatchReader& batches, const std::string& path,
+               const CsvWriteOptions& options) {
+  CsvWriter writer(std::make_shared<FileOutputStream>(path), batches.schema(), options);
+  while (const std::optional<RecordBatch> batch = batches.next()) {
+    writer.write(*batch);
+  }
+  writer.close();
+}
+
+}  // namespace bowstring::io::csv
