@@ -15,6 +15,7 @@
 #include "bowstring/runtime/parallel.h"
 #include "bowstring/types/spark_type_names.h"
 #include "bowstring/util/error.h"
+#include "bowstring/util/utf8.h"
 
 namespace bowstring::io::csv {
 namespace {
@@ -34,6 +35,24 @@ std::optional<std::string_view> field_text(const Field& field, const CsvReadOpti
     return std::nullopt;
   }
   return text;
+}
+
+// `text` with each byte that is not part of valid UTF-8 replaced by U+FFFD, as Java's decoder
+// (which Spark reads text with) replaces malformed input; written to `out`.
+std::string_view replace_invalid_utf8(std::string_view text, std::string& out) {
+  out.clear();
+  while (!text.empty()) {
+    const int64_t bad = invalid_utf8_position(reinterpret_cast<const uint8_t*>(text.data()),
+                                              static_cast<int64_t>(text.size()));
+    if (bad < 0) {
+      out += text;
+      break;
+    }
+    out.append(text.data(), static_cast<size_t>(bad));
+    out += "\xEF\xBF\xBD";
+    text.remove_prefix(static_cast<size_t>(bad) + 1);
+  }
+  return out;
 }
 
 // Converts the fields of one column into its Arrow builder.
@@ -114,8 +133,13 @@ class ColumnConverter {
   void append_null() { builder_->append_null(); }
 
   // Appends the field's value; false (and a null appended) when it cannot be read.
-  bool append(const Field& field, const ValueParser& values, const CsvReadOptions& options) {
-    const std::optional<std::string_view> text = field_text(field, options);
+  // `valid_utf8`: the whole range is known to be valid UTF-8.
+  bool append(const Field& field, const ValueParser& values, const CsvReadOptions& options,
+              bool valid_utf8) {
+    std::optional<std::string_view> text = field_text(field, options);
+    if (text && !valid_utf8 && kind_ == Kind::kString && !is_valid_utf8(*text)) {
+      text = replace_invalid_utf8(*text, replaced_);
+    }
     if (!text) {
       builder_->append_null();
       return true;
@@ -224,6 +248,7 @@ class ColumnConverter {
 
   Kind kind_;
   std::unique_ptr<ArrayBuilder> builder_;
+  std::string replaced_;
   std::pair<int64_t, int64_t> range_{INT64_MIN, INT64_MAX};
   int32_t precision_ = 0;
   int32_t scale_ = 0;
@@ -335,6 +360,7 @@ class RangeParser {
 
   RangeOutput parse(std::string_view text, bool skip_header) {
     RangeOutput out;
+    valid_utf8_ = is_valid_utf8(text);
     Tokenizer tokenizer(options_, text);
     Record record;
     while (tokenizer.next(record)) {
@@ -368,7 +394,8 @@ class RangeParser {
       const int token = plan_.token_of_field[static_cast<size_t>(plan_.columns[c])];
       if (token >= fields) {
         converter->append_null();
-      } else if (!converter->append(record.fields[static_cast<size_t>(token)], values_, options_)) {
+      } else if (!converter->append(record.fields[static_cast<size_t>(token)], values_, options_,
+                                    valid_utf8_)) {
         if (bad_field < 0 || token < bad_field) {
           bad_field = token;
         }
@@ -383,7 +410,7 @@ class RangeParser {
     for (size_t c = 0; c < converters_.size(); ++c) {
       if (converters_[c] == nullptr) {
         if (malformed) {
-          corrupt_.append(record.raw);
+          corrupt_.append(valid_utf8_ ? record.raw : replace_invalid_utf8(record.raw, raw_));
         } else {
           corrupt_.append_null();
         }
@@ -446,6 +473,8 @@ class RangeParser {
   StringBuilder corrupt_;
   BooleanBuilder keep_;
   bool dropped_ = false;
+  bool valid_utf8_ = true;
+  std::string raw_;
   int64_t rows_ = 0;
 };
 
