@@ -5,6 +5,7 @@
 #include "bowstring/array/array.h"
 #include "bowstring/compute/cast/cast_text.h"
 #include "bowstring/compute/datetime/datetime_format.h"
+#include "bowstring/compute/datetime/datetime_parse.h"
 #include "bowstring/io/file_bytes.h"
 #include "bowstring/types/spark_type_names.h"
 #include "bowstring/util/error.h"
@@ -36,6 +37,7 @@ class ColumnFormatter {
         return;
       case TypeId::kDate32:
         pattern_ = std::make_unique<compute::DateTimePattern>(options.date_format);
+        default_date_format_ = options.date_format == "yyyy-MM-dd";
         return;
       case TypeId::kTimestamp: {
         const auto& timestamp_type = static_cast<const TimestampType&>(*type_);
@@ -98,10 +100,20 @@ class ColumnFormatter {
       case TypeId::kLargeString:
         out += array_.as<LargeStringArray>().value(i);
         return;
-      case TypeId::kDate32:
-        pattern_->format(static_cast<int64_t>(array_.as<Date32Array>().value(i)) * kMicrosPerDay,
-                         compute::TimeZone::utc(), out);
+      case TypeId::kDate32: {
+        const int32_t days = array_.as<Date32Array>().value(i);
+        int64_t micros = 0;
+        // Dates past the range of timestamps have no instant to format with a pattern; the
+        // default pattern prints as CAST(date AS STRING) does, for every date.
+        if (default_date_format_ ||
+            __builtin_mul_overflow(static_cast<int64_t>(days), kMicrosPerDay, &micros)) {
+          char text[compute::kMaxDateTextLength];
+          out.append(text, static_cast<size_t>(compute::format_date(days, text)));
+        } else {
+          pattern_->format(micros, compute::TimeZone::utc(), out);
+        }
         return;
+      }
       case TypeId::kTimestamp:
         pattern_->format(array_.as<TimestampArray>().value(i),
                          ntz_ ? compute::TimeZone::utc() : *zone_, out);
@@ -126,6 +138,7 @@ class ColumnFormatter {
   const compute::TimeZone* zone_;
   std::unique_ptr<compute::DateTimePattern> pattern_;
   bool ntz_ = false;
+  bool default_date_format_ = false;
   Array array_;
 };
 
