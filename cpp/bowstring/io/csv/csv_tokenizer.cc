@@ -2,6 +2,25 @@
 
 namespace bowstring::io::csv {
 
+Tokenizer::Tokenizer(const CsvReadOptions& options, std::string_view text)
+    : options_(options), begin_(text.data()), pos_(text.data()), end_(text.data() + text.size()) {
+  auto mark_line_breaks = [&](bool* table) {
+    if (options.line_separator.any) {
+      table[static_cast<uint8_t>('\n')] = true;
+      table[static_cast<uint8_t>('\r')] = true;
+    } else {
+      table[static_cast<uint8_t>(options.line_separator.character)] = true;
+    }
+  };
+  mark_line_breaks(ends_unquoted_);
+  ends_unquoted_[static_cast<uint8_t>(options.separator)] = true;
+  if (!options.multi_line) {
+    mark_line_breaks(ends_quoted_run_);
+  }
+  ends_quoted_run_[static_cast<uint8_t>(options.quote)] = true;
+  ends_quoted_run_[static_cast<uint8_t>(options.escape)] = true;
+}
+
 bool Tokenizer::next(Record& record) {
   record.fields.clear();
   record.malformed = false;
@@ -56,18 +75,12 @@ bool Tokenizer::read_field(Record& record) {
   }
   const char* start = pos_;
   if (options_.quote != '\0' && pos_ < end_ && *pos_ == options_.quote) {
-    read_quoted(record, start);
+    if (!read_plain_quoted(record.fields.back())) {
+      read_quoted(record, start);
+    }
   } else {
-    const char separator = options_.separator;
-    if (options_.line_separator.any) {
-      while (pos_ < end_ && *pos_ != separator && *pos_ != '\n' && *pos_ != '\r') {
-        ++pos_;
-      }
-    } else {
-      const char line_end = options_.line_separator.character;
-      while (pos_ < end_ && *pos_ != separator && *pos_ != line_end) {
-        ++pos_;
-      }
+    while (pos_ < end_ && !ends_unquoted_[static_cast<uint8_t>(*pos_)]) {
+      ++pos_;
     }
     const char* value_end = pos_;
     if (options_.ignore_trailing_whitespace) {
@@ -93,6 +106,25 @@ void Tokenizer::append_unquoted_rest() {
   while (!at_field_end()) {
     scratch_.push_back(*pos_++);
   }
+}
+
+bool Tokenizer::read_plain_quoted(Field& field) {
+  const char* content = pos_ + 1;
+  const char* p = content;
+  while (p < end_ && !ends_quoted_run_[static_cast<uint8_t>(*p)]) {
+    ++p;
+  }
+  if (p == end_ || *p != options_.quote) {
+    return false;
+  }
+  const char* after = p + 1;
+  if (after < end_ && *after != options_.separator && !at_line_break(after)) {
+    return false;  // a doubled quote, an unescaped quote or blanks after the closing quote
+  }
+  field.text = std::string_view(content, static_cast<size_t>(p - content));
+  field.quoted = true;
+  pos_ = after;
+  return true;
 }
 
 void Tokenizer::read_quoted(Record& record, const char* start) {

@@ -36,11 +36,7 @@ struct Record {
 /// values) and stay valid until the next call of `next`.
 class Tokenizer {
  public:
-  Tokenizer(const CsvReadOptions& options, std::string_view text)
-      : options_(options),
-        begin_(text.data()),
-        pos_(text.data()),
-        end_(text.data() + text.size()) {}
+  Tokenizer(const CsvReadOptions& options, std::string_view text);
 
   /// Reads the next record into `record`; false at the end of the text.
   bool next(Record& record);
@@ -70,6 +66,9 @@ class Tokenizer {
   // Reads one field from `pos_`; returns false when the record ended after it.
   bool read_field(Record& record);
   void read_quoted(Record& record, const char* start);
+  // A quoted value without escapes, closed by a quote that ends the field: its text points
+  // into the input. False (nothing consumed) for any other value.
+  bool read_plain_quoted(Field& field);
   // Appends to the scratch the unquoted rest of a value up to the separator or line end.
   void append_unquoted_rest();
   bool at_field_end() const {
@@ -81,6 +80,10 @@ class Tokenizer {
   const char* pos_;
   const char* end_;
   int64_t lines_ = 0;
+  // Bytes that end an unquoted value (the separator and line breaks), and those that end the
+  // plain run of a quoted one (the quote, the escape and, without multiLine, line breaks).
+  bool ends_unquoted_[256] = {};
+  bool ends_quoted_run_[256] = {};
   // Unescaped texts of the current record; fields refer into it by offset until it is final.
   std::string scratch_;
   std::vector<std::pair<size_t, size_t>> scratch_fields_;  // (field index, scratch offset)
