@@ -1,12 +1,15 @@
 #include "bowstring/io/csv/csv_writer.h"
 
+#include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "bowstring/array/array.h"
 #include "bowstring/compute/cast/cast_text.h"
 #include "bowstring/compute/datetime/datetime_format.h"
 #include "bowstring/compute/datetime/datetime_parse.h"
 #include "bowstring/io/file_bytes.h"
+#include "bowstring/runtime/parallel.h"
 #include "bowstring/types/spark_type_names.h"
 #include "bowstring/util/error.h"
 
@@ -16,6 +19,8 @@ namespace {
 constexpr int64_t kMicrosPerDay = 86400LL * 1000000;
 // Bytes gathered before they go to the sink.
 constexpr size_t kFlushBytes = 1 << 20;
+// Rows worth formatting on a thread of their own.
+constexpr int64_t kRowsPerSlice = 16384;
 }  // namespace
 
 /// Appends the text of one column's values as Spark's CSV writer prints them.
@@ -57,51 +62,88 @@ class ColumnFormatter {
                          " (Spark's CSV data source does not support it)");
   }
 
-  void bind(const Array& array) { array_ = array; }
+  void bind(const Array& array) {
+    array_ = array;
+    switch (type_->id()) {
+      case TypeId::kBoolean:
+        booleans_.emplace(array.as<BooleanArray>());
+        break;
+      case TypeId::kDecimal128:
+        decimals_.emplace(array.as<DecimalArray>());
+        break;
+      case TypeId::kString:
+        strings_.emplace(array.as<StringArray>());
+        break;
+      case TypeId::kLargeString:
+        large_strings_.emplace(array.as<LargeStringArray>());
+        break;
+      case TypeId::kInt8:
+        values_ = array.as<Int8Array>().raw_values();
+        break;
+      case TypeId::kInt16:
+        values_ = array.as<Int16Array>().raw_values();
+        break;
+      case TypeId::kInt32:
+      case TypeId::kDate32:
+        values_ = array.as<Int32Array>().raw_values();
+        break;
+      case TypeId::kInt64:
+      case TypeId::kTimestamp:
+        values_ = array.as<Int64Array>().raw_values();
+        break;
+      case TypeId::kFloat32:
+        values_ = array.as<FloatArray>().raw_values();
+        break;
+      case TypeId::kFloat64:
+        values_ = array.as<DoubleArray>().raw_values();
+        break;
+      default:
+        break;
+    }
+  }
 
   // Appends the text of row `i` (not null) to `out`.
   void format(int64_t i, std::string& out) const {
     char digits[64];
     switch (type_->id()) {
       case TypeId::kBoolean:
-        out += array_.as<BooleanArray>().value(i) ? "true" : "false";
+        out += booleans_->value(i) ? "true" : "false";
         return;
       case TypeId::kInt8:
-        append_integer(array_.as<Int8Array>().value(i), out);
+        append_integer(value<int8_t>(i), out);
         return;
       case TypeId::kInt16:
-        append_integer(array_.as<Int16Array>().value(i), out);
+        append_integer(value<int16_t>(i), out);
         return;
       case TypeId::kInt32:
-        append_integer(array_.as<Int32Array>().value(i), out);
+        append_integer(value<int32_t>(i), out);
         return;
       case TypeId::kInt64:
-        append_integer(array_.as<Int64Array>().value(i), out);
+        append_integer(value<int64_t>(i), out);
         return;
       case TypeId::kFloat32:
-        out.append(digits, static_cast<size_t>(compute::cast_text::format_float(
-                               array_.as<FloatArray>().value(i), digits)));
+        out.append(digits,
+                   static_cast<size_t>(compute::cast_text::format_float(value<float>(i), digits)));
         return;
       case TypeId::kFloat64:
-        out.append(digits, static_cast<size_t>(compute::cast_text::format_double(
-                               array_.as<DoubleArray>().value(i), digits)));
+        out.append(digits, static_cast<size_t>(
+                               compute::cast_text::format_double(value<double>(i), digits)));
         return;
       case TypeId::kDecimal128: {
-        const DecimalArray decimals = array_.as<DecimalArray>();
         __int128 unscaled = 0;
-        std::memcpy(&unscaled, decimals.value_bytes(i), sizeof(unscaled));
+        std::memcpy(&unscaled, decimals_->value_bytes(i), sizeof(unscaled));
         out.append(digits, static_cast<size_t>(compute::cast_text::format_decimal(
-                               unscaled, decimals.scale(), digits)));
+                               unscaled, decimals_->scale(), digits)));
         return;
       }
       case TypeId::kString:
-        out += array_.as<StringArray>().value(i);
+        out += strings_->value(i);
         return;
       case TypeId::kLargeString:
-        out += array_.as<LargeStringArray>().value(i);
+        out += large_strings_->value(i);
         return;
       case TypeId::kDate32: {
-        const int32_t days = array_.as<Date32Array>().value(i);
+        const int32_t days = value<int32_t>(i);
         int64_t micros = 0;
         // Dates past the range of timestamps have no instant to format with a pattern; the
         // default pattern prints as CAST(date AS STRING) does, for every date.
@@ -115,8 +157,7 @@ class ColumnFormatter {
         return;
       }
       case TypeId::kTimestamp:
-        pattern_->format(array_.as<TimestampArray>().value(i),
-                         ntz_ ? compute::TimeZone::utc() : *zone_, out);
+        pattern_->format(value<int64_t>(i), ntz_ ? compute::TimeZone::utc() : *zone_, out);
         return;
       default:
         return;
@@ -129,6 +170,11 @@ class ColumnFormatter {
   }
 
  private:
+  template <typename T>
+  T value(int64_t i) const {
+    return static_cast<const T*>(values_)[i];
+  }
+
   static void append_integer(int64_t value, std::string& out) {
     char digits[24];
     out.append(digits, static_cast<size_t>(compute::cast_text::format_int64(value, digits)));
@@ -139,7 +185,13 @@ class ColumnFormatter {
   std::unique_ptr<compute::DateTimePattern> pattern_;
   bool ntz_ = false;
   bool default_date_format_ = false;
+  // The bound column, and views of it made once per batch.
   Array array_;
+  const void* values_ = nullptr;
+  std::optional<BooleanArray> booleans_;
+  std::optional<DecimalArray> decimals_;
+  std::optional<StringArray> strings_;
+  std::optional<LargeStringArray> large_strings_;
 };
 
 CsvWriter::CsvWriter(std::shared_ptr<OutputStream> sink, SchemaPtr schema, CsvWriteOptions options)
@@ -155,7 +207,7 @@ CsvWriter::CsvWriter(std::shared_ptr<OutputStream> sink, SchemaPtr schema, CsvWr
 
 CsvWriter::~CsvWriter() = default;
 
-void CsvWriter::append_value(std::string_view text) {
+void CsvWriter::append_value(std::string_view text, std::string& out) const {
   if (options_.ignore_leading_whitespace) {
     while (!text.empty() && static_cast<unsigned char>(text.front()) <= ' ') {
       text.remove_prefix(1);
@@ -180,17 +232,17 @@ void CsvWriter::append_value(std::string_view text) {
     needs_quotes = true;
   }
   if (!needs_quotes || quote == '\0') {
-    buffer_ += text;
+    out += text;
     return;
   }
-  buffer_ += quote;
+  out += quote;
   for (const char c : text) {
     if (c == quote && (options_.escape_quotes || options_.quote_all)) {
-      buffer_ += options_.escape;
+      out += options_.escape;
     }
-    buffer_ += c;
+    out += c;
   }
-  buffer_ += quote;
+  out += quote;
 }
 
 void CsvWriter::write_header() {
@@ -202,7 +254,7 @@ void CsvWriter::write_header() {
     if (i > 0) {
       buffer_ += options_.separator;
     }
-    append_value(schema_->field(i)->name());
+    append_value(schema_->field(i)->name(), buffer_);
   }
   buffer_ += options_.line_separator;
 }
@@ -218,29 +270,50 @@ void CsvWriter::write(const RecordBatch& batch) {
   for (int c = 0; c < batch.num_columns(); ++c) {
     formatters_[static_cast<size_t>(c)]->bind(batch.column(c));
   }
-  for (int64_t row = 0; row < batch.num_rows(); ++row) {
+  // Slices of rows are formatted in parallel, then written in order.
+  const int64_t rows = batch.num_rows();
+  const int64_t slices =
+      std::min<int64_t>(hardware_threads(), (rows + kRowsPerSlice - 1) / kRowsPerSlice);
+  if (slices <= 1) {
+    format_rows(0, rows, buffer_);
+  } else {
+    std::vector<std::string> texts(static_cast<size_t>(slices));
+    const int64_t step = (rows + slices - 1) / slices;
+    parallel_for(slices, static_cast<int>(slices), [&](int64_t slice, int) {
+      format_rows(slice * step, std::min(rows, (slice + 1) * step),
+                  texts[static_cast<size_t>(slice)]);
+    });
+    for (const std::string& text : texts) {
+      buffer_ += text;
+    }
+  }
+  if (buffer_.size() >= kFlushBytes) {
+    sink_->write(buffer_.data(), static_cast<int64_t>(buffer_.size()));
+    buffer_.clear();
+  }
+}
+
+void CsvWriter::format_rows(int64_t begin, int64_t end, std::string& out) const {
+  std::string value;
+  for (int64_t row = begin; row < end; ++row) {
     for (size_t c = 0; c < formatters_.size(); ++c) {
       if (c > 0) {
-        buffer_ += options_.separator;
+        out += options_.separator;
       }
       const ColumnFormatter& formatter = *formatters_[c];
       if (formatter.is_null(row)) {
-        buffer_ += options_.null_value;
+        out += options_.null_value;
         continue;
       }
-      value_.clear();
-      formatter.format(row, value_);
-      if (value_.empty() && formatter.is_string()) {
-        buffer_ += options_.empty_value;
+      value.clear();
+      formatter.format(row, value);
+      if (value.empty() && formatter.is_string()) {
+        out += options_.empty_value;
       } else {
-        append_value(value_);
+        append_value(value, out);
       }
     }
-    buffer_ += options_.line_separator;
-    if (buffer_.size() >= kFlushBytes) {
-      sink_->write(buffer_.data(), static_cast<int64_t>(buffer_.size()));
-      buffer_.clear();
-    }
+    out += options_.line_separator;
   }
 }
 

@@ -34,14 +34,16 @@ class CsvWriter {
 
  private:
   void write_header();
-  void append_value(std::string_view text);
+  // Appends `text` to `out`, trimmed, quoted and escaped as the options say.
+  void append_value(std::string_view text, std::string& out) const;
+  // Appends rows [begin, end) of the bound batch to `out`.
+  void format_rows(int64_t begin, int64_t end, std::string& out) const;
 
   std::shared_ptr<OutputStream> sink_;
   SchemaPtr schema_;
   CsvWriteOptions options_;
   std::vector<std::unique_ptr<ColumnFormatter>> formatters_;
   std::string buffer_;
-  std::string value_;
   bool header_written_ = false;
 };
 
