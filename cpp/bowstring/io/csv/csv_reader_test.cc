@@ -223,6 +223,23 @@ TEST(CsvReader, UnclosedQuoteAndTruncatedText) {
   expect_column(lines.columns[1], strings({"never closed", "x"}));
 }
 
+TEST(CsvReader, LongValuesAndLoneCarriageReturnsInQuotes) {
+  // Values longer than one 16-byte scan step, with the byte that ends them at every offset.
+  std::string text;
+  std::vector<std::optional<std::string>> expected;
+  for (int length = 0; length < 40; ++length) {
+    const std::string value(static_cast<size_t>(length), 'v');
+    text += value + ",\"" + value + "\"\n";
+    expected.push_back(length == 0 ? std::nullopt : std::optional<std::string>(value));
+  }
+  const auto result = read_text(text, {});
+  expect_column(result.columns[0], strings(expected));
+  expect_column(result.columns[1], strings(expected));
+  // Without multiLine a lone '\r' ends the record inside a quoted value too.
+  const auto lines = read_text("\"abcdefghijklmnopqrstu\rvwxyz\",x\r", {});
+  expect_column(lines.columns[0], strings({"abcdefghijklmnopqrstu", "vwxyz\""}));
+}
+
 TEST(CsvReader, LineSeparatorAndSeparatorOptions) {
   const auto result = read_text("a;b|c;d|", {{"sep", ";"}, {"lineSep", "|"}});
   expect_column(result.columns[0], strings({"a", "c"}));

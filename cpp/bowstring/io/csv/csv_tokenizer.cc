@@ -2,23 +2,27 @@
 
 namespace bowstring::io::csv {
 
+ByteSet::ByteSet(char a, char b, char c, char d) {
+  for (const char member : {a, b, c, d}) {
+    members_[static_cast<uint8_t>(member)] = true;
+  }
+#if defined(__SSE2__)
+  a_ = _mm_set1_epi8(a);
+  b_ = _mm_set1_epi8(b);
+  c_ = _mm_set1_epi8(c);
+  d_ = _mm_set1_epi8(d);
+#endif
+}
+
 Tokenizer::Tokenizer(const CsvReadOptions& options, std::string_view text)
     : options_(options), begin_(text.data()), pos_(text.data()), end_(text.data() + text.size()) {
-  auto mark_line_breaks = [&](bool* table) {
-    if (options.line_separator.any) {
-      table[static_cast<uint8_t>('\n')] = true;
-      table[static_cast<uint8_t>('\r')] = true;
-    } else {
-      table[static_cast<uint8_t>(options.line_separator.character)] = true;
-    }
-  };
-  mark_line_breaks(ends_unquoted_);
-  ends_unquoted_[static_cast<uint8_t>(options.separator)] = true;
-  if (!options.multi_line) {
-    mark_line_breaks(ends_quoted_run_);
-  }
-  ends_quoted_run_[static_cast<uint8_t>(options.quote)] = true;
-  ends_quoted_run_[static_cast<uint8_t>(options.escape)] = true;
+  const char newline = options.line_separator.any ? '\n' : options.line_separator.character;
+  const char carriage_return = options.line_separator.any ? '\r' : newline;
+  ends_unquoted_ = ByteSet(options.separator, newline, carriage_return, newline);
+  // With multiLine line breaks belong to quoted values: the quote stands in for them.
+  ends_quoted_run_ = options.multi_line
+                         ? ByteSet(options.quote, options.escape, options.quote, options.quote)
+                         : ByteSet(options.quote, options.escape, newline, carriage_return);
 }
 
 bool Tokenizer::next(Record& record) {
@@ -79,9 +83,7 @@ bool Tokenizer::read_field(Record& record) {
       read_quoted(record, start);
     }
   } else {
-    while (pos_ < end_ && !ends_unquoted_[static_cast<uint8_t>(*pos_)]) {
-      ++pos_;
-    }
+    pos_ = ends_unquoted_.find(pos_, end_);
     const char* value_end = pos_;
     if (options_.ignore_trailing_whitespace) {
       while (value_end > start && static_cast<unsigned char>(value_end[-1]) <= ' ') {
@@ -111,9 +113,7 @@ void Tokenizer::append_unquoted_rest() {
 bool Tokenizer::read_plain_quoted(Field& field) {
   const char* content = pos_ + 1;
   const char* p = content;
-  while (p < end_ && !ends_quoted_run_[static_cast<uint8_t>(*p)]) {
-    ++p;
-  }
+  p = ends_quoted_run_.find(p, end_);
   if (p == end_ || *p != options_.quote) {
     return false;
   }
