@@ -428,3 +428,18 @@ def test_large_file_read_in_parallel_matches_pyarrow(tmp_path: Path) -> None:
     assert ours.column("id").to_pylist() == arrow.column("id").to_pylist()
     assert ours.column("name").to_pylist() == arrow.column("name").to_pylist()
     assert ours.column("value").to_pylist() == arrow.column("value").to_pylist()
+
+
+def test_bad_patterns_and_zones_raise_sparks_errors(tmp_path: Path) -> None:
+    path = write(tmp_path, "a\n")
+    with pytest.raises(Exception, match="DATETIME_PATTERN_RECOGNITION") as pattern_error:
+        read(path, {"dateFormat": "yyyy-ww"}, "a DATE")
+    assert type(pattern_error.value).__name__ == "IllegalArgumentException"
+    with pytest.raises(Exception, match="INVALID_TIMEZONE"):
+        read(path, {"timeZone": "Nowhere/Land"}, "a TIMESTAMP")
+
+
+def test_utf8_encoding_names_and_en_us_locale_are_accepted(tmp_path: Path) -> None:
+    path = write(tmp_path, "é\n")
+    for options in [{"encoding": "UTF-8"}, {"charset": "utf8"}, {"locale": "en-US"}]:
+        assert read(path, options)["_c0"].to_pylist() == ["é"]
