@@ -64,6 +64,7 @@ class ColumnFormatter {
 
   void bind(const Array& array) {
     array_ = array;
+    has_nulls_ = array.null_count() > 0;
     switch (type_->id()) {
       case TypeId::kBoolean:
         booleans_.emplace(array.as<BooleanArray>());
@@ -164,7 +165,11 @@ class ColumnFormatter {
     }
   }
 
-  bool is_null(int64_t i) const { return array_.is_null(i); }
+  bool is_null(int64_t i) const { return has_nulls_ && array_.is_null(i); }
+  // Row `i` of a string column.
+  std::string_view string_value(int64_t i) const {
+    return strings_ ? strings_->value(i) : large_strings_->value(i);
+  }
   bool is_string() const {
     return type_->id() == TypeId::kString || type_->id() == TypeId::kLargeString;
   }
@@ -187,6 +192,7 @@ class ColumnFormatter {
   bool default_date_format_ = false;
   // The bound column, and views of it made once per batch.
   Array array_;
+  bool has_nulls_ = false;
   const void* values_ = nullptr;
   std::optional<BooleanArray> booleans_;
   std::optional<DecimalArray> decimals_;
@@ -277,13 +283,15 @@ void CsvWriter::write(const RecordBatch& batch) {
   if (slices <= 1) {
     format_rows(0, rows, buffer_);
   } else {
-    std::vector<std::string> texts(static_cast<size_t>(slices));
+    // The slices' texts keep their memory from batch to batch.
+    slice_texts_.resize(static_cast<size_t>(slices));
     const int64_t step = (rows + slices - 1) / slices;
     parallel_for(slices, static_cast<int>(slices), [&](int64_t slice, int) {
-      format_rows(slice * step, std::min(rows, (slice + 1) * step),
-                  texts[static_cast<size_t>(slice)]);
+      std::string& text = slice_texts_[static_cast<size_t>(slice)];
+      text.clear();
+      format_rows(slice * step, std::min(rows, (slice + 1) * step), text);
     });
-    for (const std::string& text : texts) {
+    for (const std::string& text : slice_texts_) {
       buffer_ += text;
     }
   }
@@ -305,16 +313,43 @@ void CsvWriter::format_rows(int64_t begin, int64_t end, std::string& out) const 
         out += options_.null_value;
         continue;
       }
-      value.clear();
-      formatter.format(row, value);
-      if (value.empty() && formatter.is_string()) {
-        out += options_.empty_value;
-      } else {
+      if (formatter.is_string()) {
+        const std::string_view text = formatter.string_value(row);
+        if (text.empty()) {
+          out += options_.empty_value;
+        } else {
+          append_value(text, out);
+        }
+        continue;
+      }
+      // Numbers, dates and timestamps are written in place and rarely need quotes or
+      // trimming; when they do, they take the general path.
+      const size_t start = out.size();
+      formatter.format(row, out);
+      if (needs_care(std::string_view(out).substr(start))) {
+        value.assign(out, start);
+        out.resize(start);
         append_value(value, out);
       }
     }
     out += options_.line_separator;
   }
+}
+
+bool CsvWriter::needs_care(std::string_view text) const {
+  if (options_.quote_all || text.empty()) {
+    return true;
+  }
+  if (static_cast<unsigned char>(text.front()) <= ' ' ||
+      static_cast<unsigned char>(text.back()) <= ' ') {
+    return true;
+  }
+  for (const char c : text) {
+    if (c == options_.separator || c == options_.quote || c == '\n' || c == '\r') {
+      return true;
+    }
+  }
+  return false;
 }
 
 void CsvWriter::close() {

@@ -36,6 +36,8 @@ class CsvWriter {
   void write_header();
   // Appends `text` to `out`, trimmed, quoted and escaped as the options say.
   void append_value(std::string_view text, std::string& out) const;
+  // Whether a formatted value must go through `append_value` (quoting, escaping, trimming).
+  bool needs_care(std::string_view text) const;
   // Appends rows [begin, end) of the bound batch to `out`.
   void format_rows(int64_t begin, int64_t end, std::string& out) const;
 
@@ -44,6 +46,7 @@ class CsvWriter {
   CsvWriteOptions options_;
   std::vector<std::unique_ptr<ColumnFormatter>> formatters_;
   std::string buffer_;
+  std::vector<std::string> slice_texts_;
   bool header_written_ = false;
 };
 

@@ -103,6 +103,13 @@ TEST(CsvWriter, SeparatorLineSeparatorAndFormats) {
       "a;d\r\n7;31/01/2024\r\n");
 }
 
+TEST(CsvWriter, NumbersHoldingTheSeparatorAreQuoted) {
+  const RecordBatch batch = batch_of({"d", "n"}, {doubles({1.5}), int32s({-3})});
+  EXPECT_EQ(write_text(batch, {{"sep", "."}}), "\"1.5\".-3\n");
+  EXPECT_EQ(write_text(batch, {{"sep", "-"}}), "1.5-\"-3\"\n");
+  EXPECT_EQ(write_text(batch, {{"quoteAll", "true"}}), "\"1.5\",\"-3\"\n");
+}
+
 TEST(CsvWriter, HeaderIsWrittenForNoRows) {
   auto sink = std::make_shared<BufferOutputStream>();
   const RecordBatch batch = batch_of({"a", "b"}, {int32s({}), strings({})});
