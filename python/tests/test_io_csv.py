@@ -265,12 +265,13 @@ MALFORMED = "1,a\nx,b\n3\n4,d,extra\n5,e\n"
 
 
 def test_permissive_fills_the_corrupt_record_column(tmp_path: Path) -> None:
-    # Spark 3+: too few and too many fields are malformed too; PERMISSIVE keeps what parses.
+    # Spark 3+: too few and too many fields are malformed too; PERMISSIVE keeps what parses
+    # up to the first bad field (UnivocityParser leaves the fields after it null).
     path = write(tmp_path, MALFORMED)
     table = read(path, {}, "n INT, s STRING, _corrupt_record STRING")
     assert table.to_pydict() == {
         "n": [1, None, 3, 4, 5],
-        "s": ["a", "b", None, "d", "e"],
+        "s": ["a", None, None, "d", "e"],
         "_corrupt_record": [None, "x,b", "3", "4,d,extra", None],
     }
     renamed = read(path, {"columnNameOfCorruptRecord": "bad"}, "n INT, s STRING, bad STRING")

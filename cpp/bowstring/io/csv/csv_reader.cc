@@ -392,13 +392,12 @@ class RangeParser {
         continue;
       }
       const int token = plan_.token_of_field[static_cast<size_t>(plan_.columns[c])];
-      if (token >= fields) {
+      // As Spark's UnivocityParser, the columns after one that fails are not converted (null).
+      if (token >= fields || bad_field >= 0) {
         converter->append_null();
       } else if (!converter->append(record.fields[static_cast<size_t>(token)], values_, options_,
                                     valid_utf8_)) {
-        if (bad_field < 0 || token < bad_field) {
-          bad_field = token;
-        }
+        bad_field = token;
         malformed = true;
       }
     }
