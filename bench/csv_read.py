@@ -1,8 +1,8 @@
 """Times Bowstring's CSV reader and writer against pyarrow.csv and DuckDB on the same file.
 
-Generates a CSV file of --rows rows (default 10M, about 1 GB: integers, doubles, strings of
-which every tenth holds a comma and is quoted, dates; written by Bowstring's writer), then reads it with each library in this
-process: Bowstring with a given schema (no inference), with inferSchema on (one extra pass over
+Generates a CSV file of --rows rows (default 10M, about 0.9 GB: integers, doubles, strings of
+which every tenth holds a comma and is quoted, dates; written by Bowstring's writer), then
+reads it with each library in this process: Bowstring with a given schema (no inference), with inferSchema on (one extra pass over
 the file) and with inferSchema off (every column a string, as Spark reads it), pyarrow's
 multi-threaded reader and DuckDB's read_csv into an Arrow table. The write side writes the
 table read back out with each library. Each time is the best of --repetitions runs; ratios are
