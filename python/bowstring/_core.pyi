@@ -1,6 +1,6 @@
 """Bowstring's C++ core"""
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from types import ModuleType
 from typing import Any, overload
 
@@ -487,6 +487,16 @@ def spark_simple_string(type: object) -> str:
 def spark_schema_ddl(schema: object) -> str:
     """
     Spark's DDL of a schema's columns (StructType.toDDL): 'a INT NOT NULL,b STRING'. Takes any object exposing __arrow_c_schema__.
+    """
+
+def read_csv(paths: Sequence[str], options: Mapping[str, str], schema: str | bowstring._protocols.ArrowSchemaExportable | None = None, columns: Sequence[int] | None = None) -> RecordBatchReader:
+    """
+    Reads CSV files with Spark's options (string keys, case-insensitive, and values) as a RecordBatchReader (`__arrow_c_stream__`). `schema` is a DDL string or an Arrow schema (None: from the header, inferred with inferSchema); `columns` picks the schema's columns by index. Raises ValueError for a bad option or a malformed record in FAILFAST mode, OSError for a file that cannot be read.
+    """
+
+def write_csv(stream: bowstring._protocols.ArrowStreamExportable | bowstring._protocols.ArrowArrayLike, path: str, options: Mapping[str, str]) -> None:
+    """
+    Writes the batches of `stream` (any `__arrow_c_stream__` or `__arrow_c_array__` exporter) to a new CSV file at `path` with Spark's writer options (header, sep, quote, escape, quoteAll, escapeQuotes, nullValue, emptyValue, dateFormat, timestampFormat, lineSep, compression).
     """
 
 __version__: str
