@@ -10,6 +10,7 @@
 
 #include "bowstring/compute/core/errors.h"
 #include "bowstring/compute/core/function.h"
+#include "compute_bindings.h"
 #include "interchange_bindings.h"
 
 namespace nb = nanobind;
@@ -45,11 +46,7 @@ nb::tuple call_function(const std::string& name, const nb::list& arguments, cons
     datums.push_back(nb::cast<bool>(pair[1]) ? compute::Datum::scalar(std::move(array))
                                              : compute::Datum(std::move(array)));
   }
-  compute::FunctionOptions function_options;
-  for (auto [key, value] : options) {
-    const auto option = nb::cast<std::string>(key);
-    function_options.emplace(option, option_value(option, value));
-  }
+  const compute::FunctionOptions function_options = function_options_from(options);
   compute::ExecContext context;
   context.session_time_zone = session_time_zone;
   context.ansi = ansi;
@@ -112,6 +109,15 @@ void translate_compute_error(const std::exception_ptr& error, void* /*payload*/)
 }
 
 }  // namespace
+
+compute::FunctionOptions function_options_from(const nb::dict& options) {
+  compute::FunctionOptions function_options;
+  for (auto [key, value] : options) {
+    const auto option = nb::cast<std::string>(key);
+    function_options.emplace(option, option_value(option, value));
+  }
+  return function_options;
+}
 
 void bind_compute(nb::module_& module) {
   nb::register_exception_translator(translate_compute_error);

@@ -23,6 +23,8 @@ void bind_compute_group_by(nb::module_& module);
 void bind_compute_selection(nb::module_& module);
 // spark_type_bindings.cc: Spark type names and DDL schemas read into types and written back.
 void bind_spark_types(nb::module_& module);
+// plan_bindings.cc: expressions, logical plans, explain and execution of the query engine.
+void bind_plan(nb::module_& module);
 }  // namespace bowstring::python
 
 namespace {
@@ -85,4 +87,5 @@ NB_MODULE(_core, module) {
   bowstring::python::bind_compute_group_by(module);
   bowstring::python::bind_compute_selection(module);
   bowstring::python::bind_spark_types(module);
+  bowstring::python::bind_plan(module);
 }
