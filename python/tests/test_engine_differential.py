@@ -144,7 +144,7 @@ class Generator:
         return self.small_int(160) / 4
 
     def string_value(self) -> str:
-        return self.rng.choice(["", "a", "b", "ab", "B", "zz", "é", "naïve", " a", "a "])
+        return self.rng.choice(["", "a", "b", "ab", "B", "zz", "é", "naïve", " a", "a ", "12", "-3"])
 
     def date_value(self) -> datetime.date:
         return datetime.date(2024, 1, 1) + datetime.timedelta(days=self.small_int(60))
@@ -152,8 +152,9 @@ class Generator:
     def decimal_value(self) -> decimal.Decimal:
         return decimal.Decimal(self.small_int(100000)).scaleb(-2)
 
-    def table(self) -> Tuple[pa.Table, List[Column]]:
-        rows = self.rng.choice([0, 1, 2, 5, 17, 40, 64])
+    def table(self, rows: Optional[int] = None) -> Tuple[pa.Table, List[Column]]:
+        if rows is None:
+            rows = self.rng.choice([0, 1, 2, 5, 17, 40, 64])
         maker = self.maybe_null
         data = {
             "i1": pa.array([maker(self.small_int(1000)) for _ in range(rows)], pa.int64()),
@@ -271,6 +272,43 @@ class Generator:
             return None
         return expression, sql, Column(name, kind, bound=bound)
 
+    def conditional(self, relation: Relation) -> Optional[Tuple[_core.Expression, str, Column]]:
+        """CASE WHEN over a column and a literal of its kind."""
+        columns = [c for c in self.usable(relation) if c.kind != "decimal"]
+        condition = self.predicate(relation)
+        if not columns or condition is None:
+            return None
+        column = self.rng.choice(columns)
+        otherwise, otherwise_sql = self.literal(column)
+        with_else = self.chance(0.7)
+        expression = E.case_when([(condition[0], E.col(column.name))], otherwise if with_else else None)
+        sql = f"CASE WHEN {condition[1]} THEN {column.name}{' ELSE ' + otherwise_sql if with_else else ''} END"
+        bound = max(column.bound, 1000) if column.kind in INT_KINDS else column.bound
+        return expression, sql, replace(column, name=self.fresh("w"), bound=bound)
+
+    def converted(self, relation: Relation) -> Optional[Tuple[_core.Expression, str, Column]]:
+        """A cast both engines agree on, or a try_cast of text to INT."""
+        columns = self.usable(relation, ("int", "bigint", "date", "bool", "decimal", "string"))
+        if not columns:
+            return None
+        column = self.rng.choice(columns)
+        name = self.fresh("k")
+        if column.kind == "string":
+            return (
+                E.col(column.name).try_cast("int"),
+                f"TRY_CAST({column.name} AS INTEGER)",
+                Column(name, "int", bound=100),
+            )
+        if column.kind in INT_KINDS and self.chance(0.5):
+            target, sql_target = self.rng.choice([("bigint", "BIGINT"), ("double", "DOUBLE")])
+            kind = "bigint" if target == "bigint" else "double"
+            return (
+                E.col(column.name).cast(target),
+                f"CAST({column.name} AS {sql_target})",
+                Column(name, kind, bound=column.bound),
+            )
+        return E.col(column.name).cast("string"), f"CAST({column.name} AS VARCHAR)", Column(name, "string")
+
     def comparison(self, relation: Relation) -> Optional[Tuple[_core.Expression, str]]:
         columns = self.usable(relation)
         if not columns:
@@ -341,11 +379,17 @@ class Generator:
         kept = [c for c in relation.columns if self.chance(0.7)] or [relation.columns[0]]
         items = [(E.col(c.name), c.name, c) for c in kept]
         for _ in range(self.rng.randint(1, 2)):
-            if self.chance(0.75):
+            roll = self.rng.random()
+            made = None
+            if roll < 0.55:
                 made = self.arithmetic(relation)
-                if made is not None:
-                    items.append((made[0].alias(made[2].name), f"{made[1]} AS {made[2].name}", made[2]))
-            else:
+            elif roll < 0.7:
+                made = self.conditional(relation)
+            elif roll < 0.8:
+                made = self.converted(relation)
+            if made is not None:
+                items.append((made[0].alias(made[2].name), f"{made[1]} AS {made[2].name}", made[2]))
+            elif roll >= 0.8:
                 condition = self.predicate(relation)
                 if condition is not None:
                     name = self.fresh("b")
@@ -455,10 +499,10 @@ class Generator:
         sql = f"SELECT * FROM ({relation.sql}) AS q ORDER BY {', '.join(sql_orders)}"
         text = "sort " + ", ".join(sql_orders)
         if self.chance(0.7):
-            limit = self.rng.choice([0, 1, 3, 10])
+            limit = self.rng.choice([-1, 0, 1, 3, 10])
             offset = self.rng.choice([0, 0, 2])
             plan = plan.limit(limit, offset)
-            sql += f" LIMIT {limit} OFFSET {offset}"
+            sql += (f" LIMIT {limit}" if limit >= 0 else "") + f" OFFSET {offset}"
             text += f" limit {limit} offset {offset}"
         return Relation(plan, sql, relation.columns, ordered=True, description=relation.description + [text])
 
@@ -536,13 +580,13 @@ def duckdb_rows(connection: object, relation: Relation) -> List[Tuple[object, ..
     return [tuple(canonical(fix(v)) for fix, v in zip(fixes, row)) for row in rows]
 
 
-def check(relation: Relation, tables: dict) -> None:
+def check(relation: Relation, tables: dict, modes: Sequence[Tuple[int, int]]) -> None:
     connection = duckdb.connect()
     for name, table in tables.items():
         connection.register(name, table)
     expected = duckdb_rows(connection, relation)
     context = "plan:\n  " + "\n  ".join(relation.description) + f"\nSQL: {relation.sql}"
-    for morsel_rows, threads in MODES:
+    for morsel_rows, threads in modes:
         actual = bowstring_rows(relation, morsel_rows, threads)
         mode = f"morsel_rows={morsel_rows} threads={threads}\n{context}"
         if relation.unordered_limit is not None:
@@ -559,12 +603,24 @@ def check(relation: Relation, tables: dict) -> None:
             assert sorted(actual, key=sort_key) == sorted(expected, key=sort_key), mode
 
 
+def run_case(seed: int, rows: Optional[int] = None, modes: Sequence[Tuple[int, int]] = MODES) -> None:
+    generator = Generator(seed)
+    table, columns = generator.table(rows)
+    # Several chunks, so that morsels also start at chunk boundaries.
+    chunked = pa.Table.from_batches(table.to_batches(max_chunksize=max(1, table.num_rows // 3)), table.schema)
+    source = Relation(LogicalPlan.from_arrow(chunked), "SELECT * FROM t0", columns, description=["t0"])
+    check(generator.query(source), {"t0": table}, modes)
+
+
 @pytest.mark.parametrize("seed", range(FIRST_SEED, FIRST_SEED + ROUNDS))
 def test_random_plan_matches_duckdb(seed: int) -> None:
-    generator = Generator(seed)
-    table, columns = generator.table()
-    source = Relation(LogicalPlan.from_arrow(table), "SELECT * FROM t0", columns, description=["t0"])
-    check(generator.query(source), {"t0": table})
+    run_case(seed)
+
+
+@pytest.mark.parametrize("seed", range(FIRST_SEED, FIRST_SEED + max(1, ROUNDS // 20)))
+def test_random_plan_over_thousands_of_rows_matches_duckdb(seed: int) -> None:
+    # Morsels of 1 row are left out here, for time; the small tables cover them.
+    run_case(seed, rows=5000, modes=[mode for mode in MODES if mode[0] > 1])
 
 
 # --- where Spark and DuckDB differ ---------------------------------------------------------
