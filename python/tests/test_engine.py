@@ -311,6 +311,13 @@ def test_explain_extended_prints_every_stage_as_spark_does() -> None:
     assert text.endswith("\n") and not text.endswith("\n\n")
 
 
+def test_analyzed_aggregate_calls_are_named_by_the_columns_they_read() -> None:
+    plan = LogicalPlan.range(0, 5).aggregate([], [call("sum", call("+", col("id"), lit(1)))])
+    analyzed = without_ids(plan.analyzed().tree_string())
+    assert "sum((id#L + 1)) AS sum((id + 1))#L" in analyzed
+    assert plan.schema().names == ["sum((id + 1))"]
+
+
 def test_explain_rejects_unknown_modes_and_unresolved_plans() -> None:
     with pytest.raises(ValueError, match="unknown explain mode 'codegen'"):
         LogicalPlan.range(0, 1).explain("codegen")

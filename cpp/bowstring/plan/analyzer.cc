@@ -48,6 +48,17 @@ std::string typed_name(const std::vector<std::string>& parts) {
   return out;
 }
 
+/// The name Spark gives the column of a resolved expression over `input`: its output name
+/// with each attribute by the user's name ("sum(v)", not "sum(#3)").
+std::string user_output_name(const ExprPtr& resolved, const std::vector<Attribute>& input) {
+  std::unordered_map<AttributeId, ExprPtr> names;
+  for (const Attribute& attribute : input) {
+    names.emplace(attribute.id, expr::col(attribute.name));
+  }
+  const std::optional<ExprPtr> named = substitute(resolved, names);
+  return (named.has_value() ? *named : resolved)->output_name();
+}
+
 std::string quoted_type(const TypePtr& type) { return "\"" + spark_type_name(*type) + "\""; }
 
 std::string ordinal(size_t i) {
@@ -474,8 +485,11 @@ class Analyzer {
           const std::string text = call->to_string();
           auto found = calls.find(text);
           if (found == calls.end()) {
-            Attribute attribute{
-                new_attribute_id(), node->output_name(), type, aggregate_nullable(*function), {}};
+            Attribute attribute{new_attribute_id(),
+                                user_output_name(node, input),
+                                type,
+                                aggregate_nullable(*function),
+                                {}};
             call_attributes.push_back(attribute);
             call_expressions.push_back(call);
             found = calls.emplace(text, std::move(attribute)).first;
