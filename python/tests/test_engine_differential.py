@@ -28,13 +28,14 @@ treat -0.0 as equal to 0.0 (the comparison below prints either as 0).
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import decimal
 import math
 import os
 import random
 from dataclasses import dataclass, field, replace
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import pyarrow as pa
 import pytest
@@ -580,11 +581,21 @@ def duckdb_rows(connection: object, relation: Relation) -> List[Tuple[object, ..
     return [tuple(canonical(fix(v)) for fix, v in zip(fixes, row)) for row in rows]
 
 
-def check(relation: Relation, tables: dict, modes: Sequence[Tuple[int, int]]) -> None:
+@contextlib.contextmanager
+def duckdb_connection(tables: Dict[str, pa.Table]) -> Iterator[Any]:
+    """An in-memory DuckDB over `tables`, closed on exit rather than by the garbage collector."""
     connection = duckdb.connect()
-    for name, table in tables.items():
-        connection.register(name, table)
-    expected = duckdb_rows(connection, relation)
+    try:
+        for name, table in tables.items():
+            connection.register(name, table)
+        yield connection
+    finally:
+        connection.close()
+
+
+def check(relation: Relation, tables: Dict[str, pa.Table], modes: Sequence[Tuple[int, int]]) -> None:
+    with duckdb_connection(tables) as connection:
+        expected = duckdb_rows(connection, relation)
     context = "plan:\n  " + "\n  ".join(relation.description) + f"\nSQL: {relation.sql}"
     for morsel_rows, threads in modes:
         actual = bowstring_rows(relation, morsel_rows, threads)
@@ -627,10 +638,8 @@ def test_random_plan_over_thousands_of_rows_matches_duckdb(seed: int) -> None:
 
 
 def duckdb_value(sql: str, **tables: pa.Table) -> object:
-    connection = duckdb.connect()
-    for name, table in tables.items():
-        connection.register(name, table)
-    return connection.sql(sql).fetchall()[0][0]
+    with duckdb_connection(tables) as connection:
+        return connection.sql(sql).fetchall()[0][0]
 
 
 def test_integer_overflow_raises_in_spark_where_duckdb_widens_sums() -> None:
@@ -685,7 +694,6 @@ def test_nan_groups_as_one_value_and_sorts_largest_in_both() -> None:
     )
     spark = [tuple(canonical(v) for v in row.values()) for row in pa.table(_core.execute(plan)).to_pylist()]
     assert spark == [(None, "1"), ("0", "2"), ("1", "1"), ("inf", "1"), ("NaN", "2")]
-    connection = duckdb.connect()
-    connection.register("t", table)
-    duck = connection.sql("SELECT d, count(*) FROM t GROUP BY d ORDER BY d ASC NULLS FIRST").fetchall()
+    with duckdb_connection({"t": table}) as connection:
+        duck = connection.sql("SELECT d, count(*) FROM t GROUP BY d ORDER BY d ASC NULLS FIRST").fetchall()
     assert [tuple(canonical(v) for v in row) for row in duck] == spark
