@@ -499,4 +499,151 @@ def write_csv(stream: bowstring._protocols.ArrowStreamExportable | bowstring._pr
     Writes the batches of `stream` (any `__arrow_c_stream__` or `__arrow_c_array__` exporter) to a new CSV file at `path` with Spark's writer options (header, sep, quote, escape, quoteAll, escapeQuotes, nullValue, emptyValue, dateFormat, timestampFormat, lineSep, compression).
     """
 
+class Expression:
+    """
+    An unresolved expression of the query engine: column references by name, literals, function calls by Spark name, casts, CASE WHEN, IN, null tests and boolean logic. Immutable; str() is its Spark SQL text.
+    """
+
+    @staticmethod
+    def col(name: str) -> Expression:
+        """
+        A column by name, matched case-insensitively; dots reach struct fields ('address.city') or the columns of an aliased relation ('l.id'); '*' and 't.*' stand for every column in a select.
+        """
+
+    @staticmethod
+    def lit(value: object | None) -> Expression:
+        """
+        A literal, typed as Spark types literals: None is NULL (of the null type), bool BOOLEAN, int INT when it fits (else BIGINT), float DOUBLE, str STRING, bytes BINARY, decimal.Decimal DECIMAL of its digits and scale, datetime.date DATE, a datetime with a time zone TIMESTAMP (in UTC) and one without TIMESTAMP_NTZ. An Arrow array of one value (__arrow_c_array__) gives a literal of its type. Raises TypeError for other values, ValueError for an int outside BIGINT or a decimal of more than 38 digits.
+        """
+
+    @staticmethod
+    def call(name: str, arguments: Sequence[Expression], options: dict | None = None) -> Expression:
+        """
+        A call of the function registered as `name` (Spark's name, operators by their symbol: '+', '=', '<=>'), resolved when the plan is analysed. `options` maps option names to bool, int, float, str or data type values.
+        """
+
+    @staticmethod
+    def case_when(branches: Sequence[tuple[Expression, Expression]], otherwise: Expression | None = None) -> Expression:
+        """
+        CASE WHEN c1 THEN v1 ... ELSE otherwise END over (condition, value) pairs; without `otherwise` rows matching no condition are null.
+        """
+
+    def cast(self, type: object, session_time_zone: str = 'UTC') -> Expression:
+        """
+        CAST(self AS type): `type` is a Spark type name ('int', 'decimal(10,2)', 'array<string>'; TIMESTAMP in `session_time_zone`) or any object with __arrow_c_schema__. ANSI casts raise on values that do not convert. Raises bowstring.errors.ParseException for a type name that does not parse.
+        """
+
+    def try_cast(self, type: object, session_time_zone: str = 'UTC') -> Expression:
+        """
+        TRY_CAST(self AS type): as cast, but values that do not convert become null.
+        """
+
+    def alias(self, name: str) -> Expression:
+        """self AS name: names the output column."""
+
+    def isin(self, values: Sequence[Expression]) -> Expression:
+        """
+        self IN (values...), with Spark's nulls: null when nothing matches and self or a value is null.
+        """
+
+    def is_null(self) -> Expression:
+        """self IS NULL."""
+
+    def is_not_null(self) -> Expression:
+        """self IS NOT NULL."""
+
+    def and_(self, other: Expression) -> Expression:
+        """self AND other, three-valued."""
+
+    def or_(self, other: Expression) -> Expression:
+        """self OR other, three-valued."""
+
+    def not_(self) -> Expression:
+        """NOT self, three-valued."""
+
+    @property
+    def output_name(self) -> str:
+        """
+        The name Spark gives the column the expression produces: its alias, the column's name, or its SQL text ('(a + 1)').
+        """
+
+    def __str__(self) -> str: ...
+
+    def __repr__(self) -> str: ...
+
+class LogicalPlan:
+    """
+    A logical plan of the query engine, built as the DataFrame API reads: each builder returns a new plan over this one. Names are resolved when the plan is analysed (analyzed(), explain(), execute()), which raises bowstring.errors.AnalysisException with Spark's conditions (UNRESOLVED_COLUMN with suggestions, AMBIGUOUS_REFERENCE, MISSING_AGGREGATION, DATATYPE_MISMATCH...). str() is its tree.
+    """
+
+    @staticmethod
+    def from_arrow(data: object) -> LogicalPlan:
+        """
+        The rows of an Arrow object (anything with __arrow_c_stream__ or __arrow_c_array__: a pyarrow Table or RecordBatch, a bowstring Table...), read into memory without copying.
+        """
+
+    @staticmethod
+    def range(start: int, end: int, step: int = 1, num_partitions: int = 0) -> LogicalPlan:
+        """
+        The BIGINT column `id` from `start` to `end` (exclusive) by `step`, in `num_partitions` partitions (0: the engine decides).
+        """
+
+    def select(self, expressions: Sequence[Expression]) -> LogicalPlan:
+        """The columns computed by `expressions` over each row."""
+
+    def filter(self, condition: Expression) -> LogicalPlan:
+        """The rows where the BOOLEAN `condition` is true."""
+
+    def aggregate(self, keys: Sequence[Expression], outputs: Sequence[Expression]) -> LogicalPlan:
+        """
+        Groups by `keys` (none: one group of every row) and computes `outputs`, which mix aggregate calls and expressions of the keys.
+        """
+
+    def sort(self, orders: Sequence[tuple[Expression, bool, bool | None]]) -> LogicalPlan:
+        """
+        The rows ordered by (expression, ascending, nulls_first) keys; nulls_first None is Spark's default (first when ascending, last when descending).
+        """
+
+    def limit(self, limit: int, offset: int = 0) -> LogicalPlan:
+        """
+        At most `limit` rows (-1: every row) after skipping `offset`. Raises ValueError for a limit below -1 or a negative offset.
+        """
+
+    def union(self, others: Sequence[LogicalPlan], by_name: bool = False, allow_missing_columns: bool = False) -> LogicalPlan:
+        """
+        UNION ALL of this plan and `others`, by position, or by name (then `allow_missing_columns` fills the columns a side lacks with nulls).
+        """
+
+    def distinct(self) -> LogicalPlan:
+        """The distinct rows."""
+
+    def alias(self, name: str) -> LogicalPlan:
+        """This plan with its columns qualified by `name` ('name.column')."""
+
+    def analyzed(self) -> LogicalPlan:
+        """The resolved plan: names bound to attributes, types checked."""
+
+    def optimized(self) -> LogicalPlan:
+        """The resolved plan rewritten by the optimizer's rules."""
+
+    def schema(self) -> Schema:
+        """The schema of the plan's results (analysing it)."""
+
+    def tree_string(self) -> str:
+        """
+        The plan as Spark prints logical plans: one node per line, unresolved ones quoted.
+        """
+
+    def explain(self, mode: str = 'simple') -> str:
+        """
+        The plan as Spark's explain prints it: 'simple' the physical plan under '== Physical Plan ==', 'extended' the parsed, analysed (with its output columns), optimized and physical plans. Raises ValueError for another mode.
+        """
+
+    def __str__(self) -> str: ...
+
+def execute(plan: LogicalPlan, morsel_rows: int = 65536, threads: int = 0, memory_limit: int | None = None) -> Table:
+    """
+    Analyses, optimizes and runs `plan` on the process-wide thread pool, in morsels of `morsel_rows` rows on at most `threads` threads (0: the whole pool), and returns every row of the result as a bowstring.Table (pyarrow.table() takes it without copying). The GIL is released while the query runs; Ctrl-C (SIGINT) cancels it and raises KeyboardInterrupt. With `memory_limit` (bytes) the query's memory is budgeted: passing the budget raises MemoryError naming the operator, and the result's buffers keep the budget alive. Raises AnalysisException for a plan that does not resolve, ArithmeticException and the other Spark errors at run time.
+    """
+
 __version__: str

@@ -11,6 +11,7 @@
 #include "bowstring/compute/collection/generators.h"
 #include "bowstring/compute/core/errors.h"
 #include "bowstring/compute/core/function.h"
+#include "compute_bindings.h"
 #include "interchange_bindings.h"
 
 namespace nb = nanobind;
@@ -63,11 +64,7 @@ nb::tuple call_function(const std::string& name, const nb::list& arguments, cons
                         const std::string& session_time_zone, bool ansi,
                         const std::string& map_key_dedup_policy) {
   const std::vector<compute::Datum> datums = datums_from(arguments);
-  compute::FunctionOptions function_options;
-  for (auto [key, value] : options) {
-    const auto option = nb::cast<std::string>(key);
-    function_options.emplace(option, option_value(option, value));
-  }
+  const compute::FunctionOptions function_options = function_options_from(options);
   compute::ExecContext context;
   context.session_time_zone = session_time_zone;
   context.ansi = ansi;
@@ -168,6 +165,15 @@ void translate_compute_error(const std::exception_ptr& error, void* /*payload*/)
 }
 
 }  // namespace
+
+compute::FunctionOptions function_options_from(const nb::dict& options) {
+  compute::FunctionOptions function_options;
+  for (auto [key, value] : options) {
+    const auto option = nb::cast<std::string>(key);
+    function_options.emplace(option, option_value(option, value));
+  }
+  return function_options;
+}
 
 void bind_compute(nb::module_& module) {
   nb::register_exception_translator(translate_compute_error);

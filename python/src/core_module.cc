@@ -25,6 +25,8 @@ void bind_compute_selection(nb::module_& module);
 void bind_spark_types(nb::module_& module);
 // io_bindings.cc: CSV files read and written with Spark's options.
 void bind_io(nb::module_& module);
+// plan_bindings.cc: expressions, logical plans, explain and execution of the query engine.
+void bind_plan(nb::module_& module);
 }  // namespace bowstring::python
 
 namespace {
@@ -88,4 +90,5 @@ NB_MODULE(_core, module) {
   bowstring::python::bind_compute_selection(module);
   bowstring::python::bind_spark_types(module);
   bowstring::python::bind_io(module);
+  bowstring::python::bind_plan(module);
 }
