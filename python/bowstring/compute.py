@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "call", "filter", "functions", "generate", "generators", "group_by", "sort_indices", "take",
-    "top_n",
+    "top_n", "window",
 ]
 
 _INT32_MIN = -(2**31)
@@ -465,3 +465,110 @@ def group_by(
             f"{aggregation[0]}({i})" for i, aggregation in enumerate(aggregations)
         ]
     return _core._compute.group_by(list(keys), prepared, list(names), ansi)
+
+
+#: A bound of a window frame: None (unbounded), "current_row", or an offset from the current
+#: row (negative before it), a number, a pyarrow duration scalar for timestamps...
+FrameBoundValue = Union[None, str, ScalarValue]
+#: A window frame: ("rows" or "range", start, end).
+Frame = Tuple[str, FrameBoundValue, FrameBoundValue]
+#: One call of `window`: (function, arguments), optionally followed by options and a frame.
+WindowCall = Union[
+    Tuple[str, Sequence[Argument]],
+    Tuple[str, Sequence[Argument], Dict[str, object]],
+    Tuple[str, Sequence[Argument], Dict[str, object], Optional[Frame]],
+]
+
+
+def _frame_bound(value: FrameBoundValue, unbounded: str) -> object:
+    """A frame bound as the engine takes it: a kind name or an (array, is_scalar) offset."""
+    if value is None:
+        return unbounded
+    if isinstance(value, str):
+        if value != "current_row":
+            raise ValueError(f"a frame bound is None, 'current_row' or an offset, not {value!r}")
+        return value
+    return _argument(value)
+
+
+def window(
+    partition_offsets: Sequence[int],
+    order_keys: Sequence[ArrowArrayLike],
+    calls: Sequence[WindowCall],
+    ascending: Union[bool, Sequence[bool]] = True,
+    nulls_first: Union[Optional[bool], Sequence[Optional[bool]]] = None,
+    names: Optional[Sequence[str]] = None,
+    ansi: bool = True,
+) -> Table:
+    """Evaluate window functions, as Spark's ``F.sum("v").over(Window.partitionBy(...)...)``,
+    over rows already sorted by their partition and order keys.
+
+    Parameters
+    ----------
+    partition_offsets : sequence of int
+        Where each partition starts, then the number of rows: partition p holds rows
+        ``[partition_offsets[p], partition_offsets[p + 1])``.
+    order_keys : sequence of array-like
+        The order keys (none for an unordered window), by which each partition is sorted.
+    calls : sequence of tuple
+        ``(function, [arguments], options, frame)``, options and frame optional: a window
+        function (``"row_number"``, ``"rank"``, ``"dense_rank"``, ``"percent_rank"``,
+        ``"cume_dist"``, ``"ntile"``, ``"lag"``, ``"lead"``, ``"first"``, ``"last"``,
+        ``"nth_value"``) or any aggregate function, its arguments (arrays or scalars), options
+        (``{"ignore_nulls": True}``) and frame: ``("rows" or "range", start, end)`` where a bound
+        is None (unbounded), ``"current_row"`` or an offset from the current row, negative
+        before it (Spark's ``rowsBetween(-2, 0)``). Without a frame, Spark's default: RANGE
+        BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW with order keys, the whole partition
+        without.
+    ascending, nulls_first : bool or list
+        The order of each key, as for `sort_indices`.
+    names : sequence of str, optional
+        Names of the result's columns; by default ``function(i)`` for the i-th call.
+    ansi : bool
+        Spark's ``spark.sql.ansi.enabled``.
+
+    Returns
+    -------
+    bowstring.Table
+        One column per call, one row per input row, in input order.
+
+    Raises
+    ------
+    AnalysisException
+        An invalid frame (start after end, an offset of the wrong type, a RANGE offset with
+        several order keys) or a ranking function without order keys.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> from bowstring import compute
+    >>> values = pa.array([1, 2, 2, 5, 7])
+    >>> result = compute.window([0, 3, 5], [values], [("rank", []), ("sum", [values])],
+    ...                         names=["rank", "running"])
+    >>> result.to_pydict()
+    {'rank': [1, 2, 2, 1, 2], 'running': [1, 5, 5, 5, 12]}
+    >>> compute.window([0, 5], [values], [("sum", [values], {}, ("rows", -1, 0))]).to_pydict()
+    {'sum(0)': [1, 3, 4, 7, 12]}
+    """
+    from bowstring import _core
+
+    key_list, ascending_list, nulls_first_list = _sort_orders(order_keys, ascending, nulls_first)
+    prepared = []
+    for entry in calls:
+        function, arguments = entry[0], entry[1]
+        options = dict(entry[2]) if len(entry) > 2 else {}
+        frame = entry[3] if len(entry) > 3 else None
+        engine_frame = None
+        if frame is not None:
+            engine_frame = (
+                frame[0],
+                _frame_bound(frame[1], "unbounded_preceding"),
+                _frame_bound(frame[2], "unbounded_following"),
+            )
+        prepared.append((function, [_argument(arg) for arg in arguments], options, engine_frame))
+    if names is None:
+        names = [f"{entry[0]}({i})" for i, entry in enumerate(calls)]
+    return _core._compute.window(
+        list(partition_offsets), key_list, ascending_list, nulls_first_list, prepared,
+        list(names), ansi,
+    )

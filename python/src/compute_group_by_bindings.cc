@@ -11,6 +11,7 @@
 #include "bowstring/compute/aggregate/group_by.h"
 #include "bowstring/table/schema.h"
 #include "bowstring/table/table.h"
+#include "compute_arguments.h"
 #include "interchange_bindings.h"
 
 namespace nb = nanobind;
@@ -18,13 +19,6 @@ using namespace nb::literals;
 
 namespace bowstring::python {
 namespace {
-
-compute::Datum datum_from(nb::handle argument) {
-  auto pair = nb::cast<nb::tuple>(argument);
-  Array array = array_from(pair[0]);
-  return nb::cast<bool>(pair[1]) ? compute::Datum::scalar(std::move(array))
-                                 : compute::Datum(std::move(array));
-}
 
 // `keys` holds arrays; `aggregations` (function name, [(array, is_scalar)...], options) tuples;
 // `names` one column name per key and per aggregation.
@@ -42,18 +36,7 @@ Table group_by_function(const nb::list& keys, const nb::list& aggregations,
     for (nb::handle argument : nb::cast<nb::list>(entry[1])) {
       call.arguments.push_back(datum_from(argument));
     }
-    for (auto [key, value] : nb::cast<nb::dict>(entry[2])) {
-      const auto option = nb::cast<std::string>(key);
-      if (nb::isinstance<nb::bool_>(value)) {
-        call.options.emplace(option, nb::cast<bool>(value));
-      } else if (nb::isinstance<nb::int_>(value)) {
-        call.options.emplace(option, nb::cast<int64_t>(value));
-      } else if (nb::isinstance<nb::float_>(value)) {
-        call.options.emplace(option, nb::cast<double>(value));
-      } else {
-        call.options.emplace(option, nb::cast<std::string>(value));
-      }
-    }
+    call.options = options_from(entry[2]);
     calls.push_back(std::move(call));
   }
   std::vector<Array> columns;
@@ -63,17 +46,7 @@ Table group_by_function(const nb::list& keys, const nb::list& aggregations,
     context.ansi = ansi;
     columns = compute::group_by(key_arrays, calls, context);
   }
-  if (names.size() != columns.size()) {
-    throw InvalidArgument("group_by: " + std::to_string(names.size()) + " names for " +
-                          std::to_string(columns.size()) + " columns");
-  }
-  FieldVector fields;
-  std::vector<ChunkedArray> chunked;
-  for (size_t c = 0; c < columns.size(); ++c) {
-    fields.push_back(field(names[c], columns[c].type()));
-    chunked.emplace_back(columns[c]);
-  }
-  return Table(std::make_shared<Schema>(std::move(fields)), std::move(chunked));
+  return named_table(names, columns, "group_by");
 }
 
 }  // namespace

@@ -19,6 +19,8 @@ void bind_udf(nb::module_& module);
 void bind_compute(nb::module_& module);
 // compute_group_by_bindings.cc: grouped aggregation for bowstring.compute.group_by.
 void bind_compute_group_by(nb::module_& module);
+// compute_window_bindings.cc: window functions for bowstring.compute.window.
+void bind_compute_window(nb::module_& module);
 // compute_selection_bindings.cc: filter, take, sort_indices and top_n of bowstring.compute.
 void bind_compute_selection(nb::module_& module);
 // spark_type_bindings.cc: Spark type names and DDL schemas read into types and written back.
@@ -87,6 +89,7 @@ NB_MODULE(_core, module) {
   bowstring::python::bind_udf(module);
   bowstring::python::bind_compute(module);
   bowstring::python::bind_compute_group_by(module);
+  bowstring::python::bind_compute_window(module);
   bowstring::python::bind_compute_selection(module);
   bowstring::python::bind_spark_types(module);
   bowstring::python::bind_io(module);

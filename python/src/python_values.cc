@@ -33,11 +33,6 @@ constexpr int64_t kFirstDay = -719162;
 constexpr int64_t kLastDay = 2932896;
 constexpr int64_t kMaxTimedeltaDays = 999999999;
 
-int64_t units_per_second(TimeUnit unit) {
-  constexpr int64_t kPerSecond[] = {1, 1000, kMicrosPerSecond, 1000000000};
-  return kPerSecond[static_cast<int>(unit)];
-}
-
 [[noreturn]] void throw_out_of_range(const DataType& type, int64_t value, const char* python_type) {
   const std::string message = type.to_string() + " value " + std::to_string(value) +
                               " is outside the range of " + python_type;

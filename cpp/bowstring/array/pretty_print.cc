@@ -210,20 +210,6 @@ void floor_divmod(int64_t value, int64_t divisor, int64_t* quotient, int64_t* re
   }
 }
 
-int64_t units_per_second(TimeUnit unit) {
-  switch (unit) {
-    case TimeUnit::kSecond:
-      return 1;
-    case TimeUnit::kMilli:
-      return 1000;
-    case TimeUnit::kMicro:
-      return 1000000;
-    case TimeUnit::kNano:
-      break;
-  }
-  return 1000000000;
-}
-
 int fraction_digits(TimeUnit unit) {
   switch (unit) {
     case TimeUnit::kSecond:

@@ -105,6 +105,20 @@ std::string_view type_id_name(TypeId id) {
   return "unknown";
 }
 
+int64_t units_per_second(TimeUnit unit) {
+  switch (unit) {
+    case TimeUnit::kSecond:
+      return 1;
+    case TimeUnit::kMilli:
+      return 1000;
+    case TimeUnit::kMicro:
+      return 1000000;
+    case TimeUnit::kNano:
+      break;
+  }
+  return 1000000000;
+}
+
 std::string_view time_unit_name(TimeUnit unit) {
   switch (unit) {
     case TimeUnit::kSecond:

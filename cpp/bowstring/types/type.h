@@ -65,6 +65,8 @@ std::string_view type_id_name(TypeId id);
 
 enum class TimeUnit : uint8_t { kSecond, kMilli, kMicro, kNano };
 std::string_view time_unit_name(TimeUnit unit);  // "s", "ms", "us", "ns"
+/// How many of `unit` make a second: 1, 1000, 10^6, 10^9.
+int64_t units_per_second(TimeUnit unit);
 
 enum class UnionMode : uint8_t { kSparse, kDense };
 

@@ -658,20 +658,6 @@ class AvgAggregator final : public AggregatorBase {
 
 // --- min and max -----------------------------------------------------------------------------
 
-/// Spark's order: NaN is larger than every other value.
-template <typename T>
-bool less_than(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
-    if (std::isnan(a)) {
-      return false;
-    }
-    if (std::isnan(b)) {
-      return true;
-    }
-  }
-  return a < b;
-}
-
 /// min or max of a fixed-width type read as `T` (integers, floats, dates, timestamps,
 /// decimals as 128-bit integers, booleans as bytes).
 template <typename T, bool kMax>
@@ -726,7 +712,7 @@ class FixedMinMaxAggregator final : public AggregatorBase {
       if (valid[g] == 0) {
         values[g] = value;
         valid[g] = 1;
-      } else if (kMax ? less_than(values[g], value) : less_than(value, values[g])) {
+      } else if (kMax ? spark_less(values[g], value) : spark_less(value, values[g])) {
         values[g] = value;
       }
     });

@@ -1,13 +1,29 @@
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "bowstring/array/array.h"
 #include "bowstring/memory/allocator.h"
 
 namespace bowstring::compute {
+
+/// Spark's order of values for min and max: NaN is larger than every other value.
+template <typename T>
+bool spark_less(const T& a, const T& b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(a)) {
+      return false;
+    }
+    if (std::isnan(b)) {
+      return true;
+    }
+  }
+  return a < b;
+}
 
 /// A row of one of several source arrays; `source` kNullRef stands for a null.
 struct RowRef {

@@ -21,18 +21,6 @@ Datum cast_to(const Datum& argument, const TypePtr& type, ExecContext& context,
   return call("cast", arguments, options, &context, registry);
 }
 
-/// An aggregate with its arguments cast to the resolved types.
-struct PreparedAggregate {
-  const AggregateFunction* function;
-  std::vector<TypePtr> types;
-  FunctionOptions options;  // the call's, and `grouped`
-  std::vector<Datum> arguments;
-
-  std::unique_ptr<GroupedAggregator> make_aggregator(ExecContext& context) const {
-    return function->make_aggregator(types, options, context);
-  }
-};
-
 /// The groups and aggregator states of a range of rows.
 struct Partial {
   std::unique_ptr<Grouper> grouper;
@@ -71,6 +59,41 @@ void aggregate_rows(std::span<const Array> keys, std::span<const PreparedAggrega
 
 }  // namespace
 
+PreparedAggregate prepare_aggregate(const AggregateCall& aggregate, int64_t rows,
+                                    std::string_view caller, ExecContext& context,
+                                    const FunctionRegistry& registry) {
+  const Function& function = registry.get(aggregate.function);
+  if (function.kind() != Function::Kind::kAggregate) {
+    throw AnalysisError("UNSUPPORTED_GROUPING_EXPRESSION",
+                        "`" + aggregate.function + "` is not an aggregate function");
+  }
+  function.check_arity(static_cast<int64_t>(aggregate.arguments.size()));
+  std::vector<TypePtr> types;
+  std::vector<const Datum*> constants;
+  for (size_t i = 0; i < aggregate.arguments.size(); ++i) {
+    const Datum& argument = aggregate.arguments[i];
+    if (argument.is_array() && argument.length() != rows) {
+      throw InvalidArgument(std::string(caller) + ": argument " + std::to_string(i + 1) + " of `" +
+                            aggregate.function + "` has " + std::to_string(argument.length()) +
+                            " rows, the input " + std::to_string(rows));
+    }
+    types.push_back(argument.type());
+    constants.push_back(argument.is_scalar() ? &argument : nullptr);
+  }
+  const Resolution resolution = function.resolve_with(
+      types, aggregate.options, ResolveContext{context.ansi, constants, context.session_time_zone});
+  std::vector<Datum> arguments = aggregate.arguments;
+  for (size_t i = 0; i < arguments.size() && i < resolution.arguments.size(); ++i) {
+    if (!types_equal(arguments[i].type(), resolution.arguments[i])) {
+      arguments[i] = cast_to(arguments[i], resolution.arguments[i], context, registry);
+    }
+  }
+  FunctionOptions aggregator_options = aggregate.options;
+  aggregator_options.insert_or_assign("grouped", true);
+  return {static_cast<const AggregateFunction*>(&function), resolution.arguments, resolution.output,
+          std::move(aggregator_options), std::move(arguments)};
+}
+
 std::vector<Array> group_by(std::span<const Array> keys, std::span<const AggregateCall> aggregates,
                             ExecContext& context, const FunctionRegistry& registry,
                             const GroupByOptions& options) {
@@ -89,37 +112,7 @@ std::vector<Array> group_by(std::span<const Array> keys, std::span<const Aggrega
 
   std::vector<PreparedAggregate> prepared;
   for (const AggregateCall& aggregate : aggregates) {
-    const Function& function = registry.get(aggregate.function);
-    if (function.kind() != Function::Kind::kAggregate) {
-      throw AnalysisError("UNSUPPORTED_GROUPING_EXPRESSION",
-                          "`" + aggregate.function + "` is not an aggregate function");
-    }
-    function.check_arity(static_cast<int64_t>(aggregate.arguments.size()));
-    std::vector<TypePtr> types;
-    std::vector<const Datum*> constants;
-    for (size_t i = 0; i < aggregate.arguments.size(); ++i) {
-      const Datum& argument = aggregate.arguments[i];
-      if (argument.is_array() && argument.length() != rows) {
-        throw InvalidArgument("group_by: argument " + std::to_string(i + 1) + " of `" +
-                              aggregate.function + "` has " + std::to_string(argument.length()) +
-                              " rows, the keys " + std::to_string(rows));
-      }
-      types.push_back(argument.type());
-      constants.push_back(argument.is_scalar() ? &argument : nullptr);
-    }
-    const Resolution resolution =
-        function.resolve_with(types, aggregate.options,
-                              ResolveContext{context.ansi, constants, context.session_time_zone});
-    std::vector<Datum> arguments = aggregate.arguments;
-    for (size_t i = 0; i < arguments.size() && i < resolution.arguments.size(); ++i) {
-      if (!types_equal(arguments[i].type(), resolution.arguments[i])) {
-        arguments[i] = cast_to(arguments[i], resolution.arguments[i], context, registry);
-      }
-    }
-    FunctionOptions aggregator_options = aggregate.options;
-    aggregator_options.insert_or_assign("grouped", true);
-    prepared.push_back({static_cast<const AggregateFunction*>(&function), resolution.arguments,
-                        std::move(aggregator_options), std::move(arguments)});
+    prepared.push_back(prepare_aggregate(aggregate, rows, "group_by", context, registry));
   }
 
   const int threads = options.threads > 0 ? options.threads : hardware_threads();

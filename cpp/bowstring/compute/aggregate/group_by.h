@@ -1,7 +1,9 @@
 #pragma once
 
+#include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bowstring/array/array.h"
@@ -18,6 +20,27 @@ struct AggregateCall {
   std::vector<Datum> arguments;
   FunctionOptions options;
 };
+
+/// An aggregate call resolved as `call` resolves it: its arguments cast to the resolved types,
+/// and its options with `grouped` (see `group_by`).
+struct PreparedAggregate {
+  const AggregateFunction* function;
+  std::vector<TypePtr> types;
+  TypePtr output;
+  FunctionOptions options;
+  std::vector<Datum> arguments;
+
+  std::unique_ptr<GroupedAggregator> make_aggregator(ExecContext& context) const {
+    return function->make_aggregator(types, options, context);
+  }
+};
+
+/// Resolves `aggregate` over an input of `rows` rows. Throws `AnalysisError` for an unknown or
+/// non-aggregate function or wrong arguments, `InvalidArgument` (naming `caller`) for an
+/// argument array of another length.
+PreparedAggregate prepare_aggregate(const AggregateCall& aggregate, int64_t rows,
+                                    std::string_view caller, ExecContext& context,
+                                    const FunctionRegistry& registry = default_registry());
 
 /// How `group_by` spreads its work over threads.
 struct GroupByOptions {
