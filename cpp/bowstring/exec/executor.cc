@@ -15,6 +15,7 @@
 #include "bowstring/array/concatenate.h"
 #include "bowstring/compute/aggregate/grouper.h"
 #include "bowstring/compute/vector/selection.h"
+#include "bowstring/compute/window/window.h"
 #include "bowstring/runtime/parallel.h"
 #include "bowstring/runtime/thread_pool.h"
 #include "bowstring/util/error.h"
@@ -1012,6 +1013,146 @@ bool outputs_build_rows(const PhysicalNode& join) {
          type == JoinType::kRightSemi || type == JoinType::kRightAnti;
 }
 
+/// Windows: every row is collected, split by a hash of the partition keys into parts that are
+/// sorted by (partition keys, order keys) and evaluated on their own threads.
+class WindowSink final : public Sink {
+ public:
+  WindowSink(const PhysicalNode& node, compute::ExecContext& context)
+      : Sink("Window"), node_(node), context_(context) {}
+
+  std::unique_ptr<LocalState> make_local() override { return std::make_unique<CollectState>(); }
+
+  void consume(LocalState& local, const RecordBatch& batch, MorselOrder order) override {
+    static_cast<CollectState&>(local).batches.push_back({order, batch});
+  }
+
+  void combine(LocalState& local) override {
+    auto& state = static_cast<CollectState&>(local);
+    const std::lock_guard lock(mutex_);
+    for (OrderedBatch& batch : state.batches) {
+      batches_.push_back(std::move(batch));
+    }
+  }
+
+  void finalize(compute::ExecContext&) override {
+    std::stable_sort(
+        batches_.begin(), batches_.end(),
+        [](const OrderedBatch& a, const OrderedBatch& b) { return a.order < b.order; });
+    std::vector<RecordBatch> inputs;
+    for (const OrderedBatch& entry : batches_) {
+      inputs.push_back(entry.batch);
+    }
+    batches_.clear();
+    const RecordBatch all =
+        concatenate_batches(node_.children[0]->schema, inputs, context_.allocator);
+    constexpr int64_t kRowsPerPart = int64_t{1} << 16;
+    const int threads = hardware_threads();
+    const int64_t parts = node_.keys.empty() || all.num_rows() < 2 * kRowsPerPart || threads == 1
+                              ? 1
+                              : int64_t{2} * threads;
+    std::vector<std::vector<int64_t>> rows(static_cast<size_t>(parts));
+    if (parts > 1) {
+      const std::vector<Array> keys = evaluate_all(node_.keys, all, context_);
+      std::vector<compute::Datum> arguments(keys.begin(), keys.end());
+      const Array hashes = compute::call("hash", arguments, {}, &context_).array();
+      const auto& values = hashes.as<Int32Array>();
+      for (int64_t row = 0; row < all.num_rows(); ++row) {
+        rows[static_cast<uint32_t>(values.value(row)) % static_cast<uint64_t>(parts)].push_back(
+            row);
+      }
+    }
+    std::vector<std::optional<RecordBatch>> finished(static_cast<size_t>(parts));
+    parallel_for(parts, threads, [&](int64_t p, int) {
+      const RecordBatch part =
+          parts == 1
+              ? all
+              : compute::take(all, make_indices(rows[static_cast<size_t>(p)]), context_.allocator);
+      finished[static_cast<size_t>(p)] = evaluate(part);
+    });
+    for (std::optional<RecordBatch>& batch : finished) {
+      if (batch->num_rows() > 0) {
+        results_.push_back(std::move(*batch));
+      }
+    }
+  }
+
+  std::vector<RecordBatch> results() override { return std::move(results_); }
+
+ private:
+  Array make_indices(const std::vector<int64_t>& rows) const {
+    Int64Builder builder(context_.allocator);
+    builder.reserve(static_cast<int64_t>(rows.size()));
+    for (int64_t row : rows) {
+      builder.append(row);
+    }
+    return builder.finish();
+  }
+
+  /// Sorts one part and evaluates every window call over it.
+  RecordBatch evaluate(const RecordBatch& part) const {
+    std::vector<Array> keys = evaluate_all(node_.keys, part, context_);
+    const size_t partition_keys = keys.size();
+    std::vector<Array> orders = evaluate_all(node_.expressions, part, context_);
+    keys.insert(keys.end(), orders.begin(), orders.end());
+    std::vector<compute::SortKey> sort_keys(partition_keys, compute::SortKey{});
+    sort_keys.insert(sort_keys.end(), node_.sort_keys.begin(), node_.sort_keys.end());
+    RecordBatch sorted = part;
+    if (!keys.empty() && part.num_rows() > 1) {
+      const Array indices = compute::sort_indices(keys, sort_keys, context_.allocator);
+      sorted = compute::take(part, indices, context_.allocator);
+      for (Array& key : keys) {
+        key = compute::take(key, indices, context_.allocator);
+      }
+    }
+    // Partitions start where the partition keys change: equal keys are adjacent once sorted.
+    std::vector<int64_t> offsets{0};
+    if (partition_keys > 0 && sorted.num_rows() > 0) {
+      std::vector<TypePtr> types;
+      for (size_t k = 0; k < partition_keys; ++k) {
+        types.push_back(keys[k].type());
+      }
+      std::unique_ptr<compute::Grouper> grouper = compute::Grouper::make(types, context_.allocator);
+      const std::vector<uint32_t> ids =
+          grouper->consume(std::span<const Array>(keys.data(), partition_keys));
+      for (size_t row = 1; row < ids.size(); ++row) {
+        if (ids[row] != ids[row - 1]) {
+          offsets.push_back(static_cast<int64_t>(row));
+        }
+      }
+    }
+    offsets.push_back(sorted.num_rows());
+    if (sorted.num_rows() == 0) {
+      offsets = {0, 0};
+    }
+    std::vector<compute::WindowCall> calls;
+    for (const WindowSpec& spec : node_.windows) {
+      compute::WindowCall call;
+      call.function = spec.function;
+      for (const expr::BoundExpression& argument : spec.arguments) {
+        call.arguments.push_back(argument.evaluate(sorted, context_));
+      }
+      call.options = spec.options;
+      call.frame = spec.frame;
+      calls.push_back(std::move(call));
+    }
+    compute::WindowInput input;
+    input.partition_offsets = offsets;
+    input.order_keys = std::span<const Array>(keys.data() + partition_keys, orders.size());
+    input.order = node_.sort_keys;
+    std::vector<Array> columns = sorted.columns();
+    for (Array& column : compute::evaluate_window(input, calls, context_)) {
+      columns.push_back(std::move(column));
+    }
+    return RecordBatch(node_.schema, sorted.num_rows(), std::move(columns));
+  }
+
+  const PhysicalNode& node_;
+  compute::ExecContext& context_;
+  std::mutex mutex_;
+  std::vector<OrderedBatch> batches_;
+  std::vector<RecordBatch> results_;
+};
+
 /// A source, the transforms its morsels go through, and the sink they end in.
 struct Pipeline {
   /// Makes the source when the pipeline starts: a breaker's results exist only then.
@@ -1178,7 +1319,8 @@ class Executor {
       case Kind::kHashAggregate:
       case Kind::kSort:
       case Kind::kTopN:
-      case Kind::kLimit: {
+      case Kind::kLimit:
+      case Kind::kWindow: {
         Sink* breaker = make_sink(node);
         build(*node.children[0], breaker, {});
         Pipeline pipeline;
@@ -1213,6 +1355,9 @@ class Executor {
       case Kind::kSort:
       case Kind::kTopN:
         sink = std::make_unique<SortSink>(node, context_);
+        break;
+      case Kind::kWindow:
+        sink = std::make_unique<WindowSink>(node, context_);
         break;
       default:
         sink = std::make_unique<LimitSink>(node.kind == Kind::kLimit ? "GlobalLimit" : "Limit",

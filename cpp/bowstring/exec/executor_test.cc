@@ -363,6 +363,55 @@ TEST(ExecutorCache, CachedRowsAreComputedOnceAndShared) {
   EXPECT_EQ(scans.load(), 2);
 }
 
+plan::WindowExpression over_k(expr::ExprPtr function, std::string name,
+                              std::optional<compute::WindowFrame> frame = std::nullopt) {
+  plan::WindowExpression window;
+  window.function = std::move(function);
+  window.partition_by = {col("k")};
+  window.order_by = {{col("v"), compute::SortKey{}}};
+  window.frame = std::move(frame);
+  window.name = std::move(name);
+  return window;
+}
+
+TEST_P(ExecutorTest, WindowsRunPerPartitionInOrder) {
+  auto source = plan::filter(plan::local_relation(sample_table()), expr::is_not_null(col("k")));
+  compute::WindowFrame sliding{compute::FrameUnit::kRows, compute::FrameBound::rows(-1),
+                               compute::FrameBound::current_row()};
+  plan::WindowExpression total;
+  total.function = call("sum", {col("v")});
+  total.name = "total";
+  auto plan = plan::project(
+      plan::window(source,
+                   {over_k(call("sum", {col("v")}), "running"), over_k(call("rank", {}), "rank"),
+                    over_k(call("sum", {col("v")}), "pair", sliding),
+                    over_k(call("lag", {col("v"), lit(1)}), "previous"), total}),
+      {col("k"), col("v"), col("running"), col("rank"), col("pair"), col("previous"),
+       col("total")});
+  EXPECT_EQ(
+      sorted_rows_of(run(plan)),
+      (std::vector<std::string>{
+          "\"a\", 1, 1, 1, 1, null, 34", "\"a\", 3, 4, 2, 4, 1, 34", "\"a\", 6, 10, 3, 9, 3, 34",
+          "\"a\", 9, 19, 4, 15, 6, 34", "\"b\", 2, 2, 1, 2, null, 34", "\"b\", 5, 7, 2, 7, 2, 34",
+          "\"c\", 8, 8, 2, 8, null, 34", "\"c\", null, null, 1, null, null, 34"}));
+}
+
+TEST(ExecutorWindows, WindowColumnsGetSparksNames) {
+  plan::WindowExpression window = over_k(call("rank", {}), "");
+  const plan::PlanPtr resolved =
+      plan::analyze(plan::window(plan::local_relation(sample_table()), {window}));
+  EXPECT_EQ(resolved->output.back().name,
+            "rank() OVER (PARTITION BY k ORDER BY v ASC NULLS FIRST ROWS BETWEEN UNBOUNDED "
+            "PRECEDING AND CURRENT ROW)");
+  EXPECT_EQ(resolved->output.back().type->id(), TypeId::kInt32);
+  plan::WindowExpression bad = over_k(call("sum", {col("v")}), "s");
+  bad.frame = compute::WindowFrame{compute::FrameUnit::kRange, compute::FrameBound::rows(-1),
+                                   compute::FrameBound::current_row()};
+  bad.order_by.push_back({col("w"), compute::SortKey{}});
+  EXPECT_THROW(plan::analyze(plan::window(plan::local_relation(sample_table()), {bad})),
+               compute::AnalysisError);
+}
+
 TEST(ExecutorGenerators, OneGeneratorPerSelect) {
   auto arrays = plan::project(plan::range(0, 3), {expr::alias(call("array", {col("id")}), "xs")});
   EXPECT_THROW(run_query(plan::project(

@@ -136,6 +136,29 @@ class PhysicalPlanner {
       }
       case LKind::kJoin:
         return convert_join(*logical);
+      case LKind::kWindow: {
+        PhysicalPtr child = convert(logical->child());
+        auto node = make(Kind::kWindow, *logical, {child});
+        for (const expr::ExprPtr& key : logical->grouping) {
+          node->keys.push_back(bind(key, *child));
+        }
+        for (const plan::SortOrder& order : logical->orders) {
+          node->expressions.push_back(bind(order.expression, *child));
+          node->sort_keys.push_back(order.key);
+        }
+        for (const plan::WindowExpression& window : logical->windows) {
+          WindowSpec spec;
+          spec.function = window.function->name();
+          for (const expr::ExprPtr& argument : window.function->operands()) {
+            spec.arguments.push_back(bind(argument, *child));
+          }
+          spec.options = window.function->options();
+          spec.frame = window.frame;
+          node->windows.push_back(std::move(spec));
+        }
+        node->description = plan::node_string(*logical);
+        return node;
+      }
       case LKind::kCache: {
         PhysicalPtr child = convert(logical->child());
         auto node = make(Kind::kCache, *logical, {child});
@@ -477,6 +500,8 @@ std::string_view PhysicalNode::name() const {
       return "Generate";
     case Kind::kCache:
       return "InMemoryTableScan";
+    case Kind::kWindow:
+      return "Window";
   }
   return "Unknown";
 }

@@ -11,6 +11,7 @@
 #include "bowstring/compute/core/function.h"
 #include "bowstring/compute/join/hash_join.h"
 #include "bowstring/compute/vector/sort.h"
+#include "bowstring/compute/window/window.h"
 #include "bowstring/expr/bind.h"
 #include "bowstring/plan/logical_plan.h"
 #include "bowstring/table/table.h"
@@ -22,6 +23,14 @@ struct AggregateSpec {
   const compute::AggregateFunction* function = nullptr;
   std::vector<expr::BoundExpression> arguments;
   compute::FunctionOptions options;
+};
+
+/// One window function call of a window operator, bound to its input.
+struct WindowSpec {
+  std::string function;
+  std::vector<expr::BoundExpression> arguments;
+  compute::FunctionOptions options;
+  std::optional<compute::WindowFrame> frame;
 };
 
 /// A node of a physical plan: the operator that runs, with its expressions bound to the
@@ -54,6 +63,9 @@ struct PhysicalNode {
     kGenerate,
     /// The rows kept in `cache`, computed by children[0] first when no query has yet.
     kCache,
+    /// Rows partitioned by `keys`, sorted by `expressions` in `sort_keys` order, with one
+    /// column per call of `windows` appended.
+    kWindow,
   };
 
   Kind kind;
@@ -82,6 +94,7 @@ struct PhysicalNode {
   /// input (then the build side's columns come first in the output).
   const compute::Generator* generator = nullptr;
   std::shared_ptr<plan::CachedRows> cache;
+  std::vector<WindowSpec> windows;
   std::vector<expr::BoundExpression> build_keys;
   std::vector<bool> null_safe;
   compute::JoinType join_type = compute::JoinType::kInner;

@@ -220,6 +220,8 @@ class Analyzer {
         }
         return node;
       }
+      case Kind::kWindow:
+        return resolve_window(*plan, children[0]);
       case Kind::kExpand:
       case Kind::kReplicate:
       case Kind::kGenerate:
@@ -366,6 +368,188 @@ class Analyzer {
                               "accessible in the input columns.");
     }
     return out;
+  }
+
+  /// The result type and nullability of a window function over arguments of `types`.
+  std::pair<TypePtr, bool> window_result(const ExprPtr& call, const std::vector<TypePtr>& types,
+                                         const std::vector<const compute::Datum*>& constants) {
+    const std::string name = expr::detail::ascii_lower(call->name());
+    if (name == "row_number" || name == "rank" || name == "dense_rank" || name == "ntile") {
+      return {int32(), false};
+    }
+    if (name == "percent_rank" || name == "cume_dist") {
+      return {float64(), false};
+    }
+    static constexpr std::string_view kValueFunctions[] = {
+        "lag", "lead", "first_value", "last_value", "nth_value", "first", "last"};
+    if (std::find(std::begin(kValueFunctions), std::end(kValueFunctions), name) !=
+        std::end(kValueFunctions)) {
+      if (types.empty()) {
+        throw AnalysisError("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+                            "The `" + name +
+                                "` requires at least 1 parameters but the actual "
+                                "number is 0.");
+      }
+      return {types[0], true};
+    }
+    const compute::Function& function = registry_.get(call->name());
+    if (function.kind() != compute::Function::Kind::kAggregate) {
+      throw AnalysisError(
+          "UNSUPPORTED_EXPR_FOR_WINDOW",
+          "Expression \"" + call->name() + "\" not supported within a window function.");
+    }
+    function.check_arity(static_cast<int64_t>(types.size()));
+    const compute::Resolution resolution = function.resolve_with(
+        types, call->options(),
+        compute::ResolveContext{context_.ansi, constants, context_.session_time_zone});
+    return {resolution.output, aggregate_nullable(function)};
+  }
+
+  /// Spark's name of a window column: "rank() OVER (PARTITION BY k ORDER BY v ASC NULLS
+  /// FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)".
+  static std::string window_name(const WindowExpression& window, bool ranking) {
+    std::string spec;
+    if (!window.partition_by.empty()) {
+      spec += "PARTITION BY ";
+      for (size_t i = 0; i < window.partition_by.size(); ++i) {
+        spec += (i > 0 ? ", " : "") + window.partition_by[i]->output_name();
+      }
+    }
+    if (!window.order_by.empty()) {
+      spec += std::string(spec.empty() ? "" : " ") + "ORDER BY ";
+      for (size_t i = 0; i < window.order_by.size(); ++i) {
+        const SortOrder& order = window.order_by[i];
+        spec += (i > 0 ? ", " : "") + order.expression->output_name() +
+                (order.key.ascending ? " ASC" : " DESC") +
+                (order.key.nulls_go_first() ? " NULLS FIRST" : " NULLS LAST");
+      }
+    }
+    auto bound = [](const compute::FrameBound& bound, bool start) -> std::string {
+      switch (bound.kind) {
+        case compute::FrameBound::Kind::kUnboundedPreceding:
+          return "UNBOUNDED PRECEDING";
+        case compute::FrameBound::Kind::kUnboundedFollowing:
+          return "UNBOUNDED FOLLOWING";
+        case compute::FrameBound::Kind::kCurrentRow:
+          return "CURRENT ROW";
+        case compute::FrameBound::Kind::kOffset: {
+          std::string value = expr::detail::literal_sql(bound.offset, true);
+          const bool negative = !value.empty() && value[0] == '-';
+          if (negative && start) {
+            return value.substr(1) + " PRECEDING";
+          }
+          return value + " FOLLOWING";
+        }
+      }
+      return {};
+    };
+    std::string frame;
+    if (window.frame) {
+      frame = std::string(window.frame->unit == compute::FrameUnit::kRows ? "ROWS" : "RANGE") +
+              " BETWEEN " + bound(window.frame->start, true) + " AND " +
+              bound(window.frame->end, false);
+    } else if (ranking || window.order_by.empty()) {
+      frame = window.order_by.empty() && !ranking
+                  ? "ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING"
+                  : "ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW";
+    } else {
+      frame = "RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW";
+    }
+    return window.function->output_name() + " OVER (" + spec + (spec.empty() ? "" : " ") + frame +
+           ")";
+  }
+
+  /// Window expressions: resolved over the child, grouped by their partitioning and ordering
+  /// into one Window node each (chained), then projected into the order asked for.
+  PlanPtr resolve_window(const LogicalPlan& plan, const PlanPtr& child) {
+    const std::vector<Attribute>& input = child->output;
+    struct Resolved {
+      WindowExpression window;
+      Attribute attribute;
+      std::string spec;
+    };
+    std::vector<Resolved> resolved;
+    for (const WindowExpression& original : plan.windows) {
+      WindowExpression window = original;
+      std::vector<ExprPtr> arguments;
+      std::vector<TypePtr> types;
+      std::vector<expr::BoundExpression> bound;
+      for (const ExprPtr& argument : original.function->operands()) {
+        arguments.push_back(resolve_columns(argument, input));
+        bound.push_back(bind(arguments.back(), input));
+        types.push_back(bound.back().type());
+      }
+      std::vector<const compute::Datum*> constants;
+      for (const expr::BoundExpression& argument : bound) {
+        constants.push_back(argument.root().kind == expr::BoundNode::Kind::kLiteral
+                                ? &argument.root().value
+                                : nullptr);
+      }
+      const auto [type, nullable] = window_result(original.function, types, constants);
+      window.function =
+          expr::call(original.function->name(), arguments, original.function->options());
+      std::string spec;
+      for (ExprPtr& key : window.partition_by) {
+        key = strip_alias(resolve_columns(key, input));
+        bind(key, input);
+        spec += key->to_string() + ",";
+      }
+      spec += "|";
+      std::vector<TypePtr> order_types;
+      for (SortOrder& order : window.order_by) {
+        order.expression = strip_alias(resolve_columns(order.expression, input));
+        order_types.push_back(bind(order.expression, input).type());
+        spec += order.expression->to_string() + (order.key.ascending ? " a" : " d") +
+                (order.key.nulls_go_first() ? "f," : "l,");
+      }
+      if (window.frame) {
+        compute::check_window_frame(*window.frame, order_types);
+      }
+      const std::string lowered = expr::detail::ascii_lower(original.function->name());
+      const bool ranking = lowered == "row_number" || lowered == "rank" ||
+                           lowered == "dense_rank" || lowered == "percent_rank" ||
+                           lowered == "cume_dist" || lowered == "ntile";
+      const std::string name =
+          original.name.empty() ? window_name(original, ranking) : original.name;
+      resolved.push_back(
+          {std::move(window), Attribute{new_attribute_id(), name, type, nullable, {}}, spec});
+    }
+    PlanPtr current = child;
+    std::vector<std::string> specs;
+    for (const Resolved& entry : resolved) {
+      if (std::find(specs.begin(), specs.end(), entry.spec) == specs.end()) {
+        specs.push_back(entry.spec);
+      }
+    }
+    for (const std::string& spec : specs) {
+      auto node = std::make_shared<LogicalPlan>(Kind::kWindow);
+      node->children = {current};
+      node->resolved = true;
+      node->output = current->output;
+      for (const Resolved& entry : resolved) {
+        if (entry.spec == spec) {
+          node->grouping = entry.window.partition_by;
+          node->orders = entry.window.order_by;
+          node->windows.push_back(entry.window);
+          node->output.push_back(entry.attribute);
+        }
+      }
+      current = node;
+    }
+    if (specs.size() == 1) {
+      return current;
+    }
+    auto ordered = std::make_shared<LogicalPlan>(Kind::kProject);
+    ordered->children = {current};
+    ordered->resolved = true;
+    ordered->output = input;
+    for (const Resolved& entry : resolved) {
+      ordered->output.push_back(entry.attribute);
+    }
+    for (const Attribute& attribute : ordered->output) {
+      ordered->expressions.push_back(expr::col(column_name(attribute.id)));
+    }
+    return ordered;
   }
 
   /// A projection selecting a generator call (explode(xs), explode(xs).alias("x")...): a

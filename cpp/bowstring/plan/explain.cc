@@ -141,6 +141,20 @@ std::string details(const LogicalPlan& plan) {
     }
     case Kind::kReplicate:
       return expression_text(plan.expressions[0], input);
+    case Kind::kWindow: {
+      std::vector<std::string> calls;
+      for (size_t i = 0; i < plan.windows.size(); ++i) {
+        const std::string call = expression_text(plan.windows[i].function, input);
+        calls.push_back(plan.resolved ? call + " AS " +
+                                            plan.output[plan.child()->output.size() + i].to_string()
+                                      : call);
+      }
+      std::vector<std::string> orders;
+      for (const SortOrder& order : plan.orders) {
+        orders.push_back(sort_text(order, input));
+      }
+      return list(calls) + ", " + expressions_text(plan.grouping, input) + ", " + list(orders);
+    }
     case Kind::kCache:
       return plan.resolved ? attributes_text(plan.output) : std::string();
     case Kind::kGenerate: {

@@ -181,6 +181,8 @@ std::string_view LogicalPlan::node_name() const {
       return "Generate";
     case Kind::kCache:
       return "InMemoryRelation";
+    case Kind::kWindow:
+      return "Window";
   }
   return "Unknown";
 }
@@ -421,6 +423,26 @@ PlanPtr repartition(PlanPtr child, int num_partitions, std::vector<expr::ExprPtr
   auto plan = node(LogicalPlan::Kind::kRepartition, {std::move(child)});
   plan->num_partitions = num_partitions;
   plan->grouping = std::move(keys);
+  return plan;
+}
+
+PlanPtr window(PlanPtr child, std::vector<WindowExpression> windows) {
+  if (windows.empty()) {
+    throw InvalidArgument("a window node needs at least one window expression");
+  }
+  for (const WindowExpression& window : windows) {
+    if (window.function == nullptr || window.function->kind() != expr::Expression::Kind::kCall) {
+      throw InvalidArgument("a window expression needs a function call");
+    }
+    check_expressions(window.partition_by, "partitionBy");
+    for (const SortOrder& order : window.order_by) {
+      if (order.expression == nullptr) {
+        throw InvalidArgument("orderBy got a null expression");
+      }
+    }
+  }
+  auto plan = node(LogicalPlan::Kind::kWindow, {std::move(child)});
+  plan->windows = std::move(windows);
   return plan;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bowstring/compute/vector/sort.h"
+#include "bowstring/compute/window/window.h"
 #include "bowstring/expr/expression.h"
 #include "bowstring/table/schema.h"
 #include "bowstring/table/table.h"
@@ -89,6 +90,19 @@ class CachedRows {
   std::optional<Table> rows_;
 };
 
+/// A window function call over a window: `function OVER (PARTITION BY ... ORDER BY ... frame)`.
+struct WindowExpression {
+  /// The call: a window function (row_number, rank, dense_rank, percent_rank, cume_dist, ntile,
+  /// lag, lead, first_value, last_value, nth_value) or any aggregate of the registry.
+  expr::ExprPtr function;
+  std::vector<expr::ExprPtr> partition_by;
+  std::vector<SortOrder> order_by;
+  /// Unset: Spark's default frame.
+  std::optional<compute::WindowFrame> frame;
+  /// The output column's name; empty for Spark's ("rank() OVER (...)").
+  std::string name;
+};
+
 class LogicalPlan;
 /// Plans are immutable trees that share subtrees.
 using PlanPtr = std::shared_ptr<const LogicalPlan>;
@@ -150,6 +164,11 @@ class LogicalPlan {
     /// The child's rows, computed by the first query that reads them and kept in `cache` for
     /// the queries after it (`DataFrame.cache()`).
     kCache,
+    /// The child's rows with one column per window function of `windows`. Unresolved, each
+    /// window has its own specification; resolved, every window of the node shares one
+    /// partitioning and ordering (`grouping`, `orders`), and the analyzer chains a node per
+    /// specification.
+    kWindow,
   };
   enum class SetOperation : uint8_t { kIntersect, kExcept };
 
@@ -182,6 +201,7 @@ class LogicalPlan {
   int64_t seed = 0;
   std::vector<std::vector<expr::ExprPtr>> projections;
   std::shared_ptr<CachedRows> cache;
+  std::vector<WindowExpression> windows;
 
   /// Resolved plans only: the columns the node produces.
   std::vector<Attribute> output;
@@ -240,6 +260,8 @@ PlanPtr sample(PlanPtr child, double fraction, bool with_replacement, int64_t se
 /// `repartition(n, keys...)` (no keys: round robin) and `coalesce(n)`; throws
 /// `InvalidArgument` unless `num_partitions` is positive.
 PlanPtr repartition(PlanPtr child, int num_partitions, std::vector<expr::ExprPtr> keys = {});
+/// The child's columns, then one column per window expression.
+PlanPtr window(PlanPtr child, std::vector<WindowExpression> windows);
 /// `child`'s rows, computed once and then read from memory by every query over the result.
 PlanPtr cache(PlanPtr child);
 

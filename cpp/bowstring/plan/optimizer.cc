@@ -379,6 +379,9 @@ std::vector<AttributeId> required_by(const LogicalPlan& plan) {
       add(expression);
     }
   }
+  for (const WindowExpression& window : plan.windows) {
+    add(window.function);
+  }
   return out;
 }
 
@@ -505,6 +508,17 @@ PlanPtr prune(const PlanPtr& plan, const AttributeSet& required) {
         below.insert(id);
       }
       node->children = {prune(plan->child(), below)};
+      return node;
+    }
+    case Kind::kWindow: {
+      for (AttributeId id : required_by(*plan)) {
+        below.insert(id);
+      }
+      node->children = {prune(plan->child(), below)};
+      node->output = node->child()->output;
+      node->output.insert(node->output.end(),
+                          plan->output.end() - static_cast<long>(plan->windows.size()),
+                          plan->output.end());
       return node;
     }
     case Kind::kCache:
