@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -913,6 +914,82 @@ Datum arrays_zip_kernel(std::span<const Datum> arguments, const TypePtr& output,
                    arguments);
 }
 
+// --- shuffle ---------------------------------------------------------------------------------
+
+/// shuffle(array[, seed]): each row's elements in a random order, from one generator seeded by
+/// `seed` (a random seed without it) that runs on from row to row, so a fixed seed gives the
+/// same order for the same rows.
+class ShuffleFunction final : public ScalarFunction {
+ public:
+  ShuffleFunction()
+      : ScalarFunction("shuffle", {1, 2}, NullHandling::kPropagates,
+                       "The elements of the array in a random order; the same for a fixed "
+                       "seed.") {}
+
+  bool deterministic() const override { return false; }
+
+  std::vector<Signature> signatures() const override {
+    return parse_signatures({"(array<T>[, seed: bigint]) -> array<T>"});
+  }
+
+  Resolution resolve(std::span<const TypePtr> arguments, const FunctionOptions&) const override {
+    require_array(name(), arguments, 0);
+    std::vector<TypePtr> cast{arguments[0]};
+    if (arguments.size() > 1) {
+      cast.push_back(integer_argument(name(), arguments, 1, int64()));
+    }
+    return {arguments[0], std::move(cast)};
+  }
+
+  Datum execute(std::span<const Datum> arguments, const FunctionOptions&,
+                ExecContext& context) const override {
+    uint64_t state = std::random_device{}();
+    if (arguments.size() > 1 && arguments[1].type()->id() == TypeId::kInt64) {
+      if (!arguments[1].is_scalar()) {
+        throw AnalysisError("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
+                            "Cannot resolve \"shuffle\" due to data type mismatch: the input "
+                            "`seed` should be a foldable \"BIGINT\" expression; however, got a "
+                            "column.");
+      }
+      if (!arguments[1].scalar_is_null()) {
+        state = static_cast<uint64_t>(NumericArray<int64_t>(arguments[1].array()).value(0));
+      }
+    }
+    if (arguments[0].type()->id() == TypeId::kNull) {
+      return arguments[0];
+    }
+    const ListColumn list(arguments[0].array());
+    ListGather out(list.length, context.allocator);
+    std::vector<int64_t> order;
+    for (int64_t i = 0; i < list.length; ++i) {
+      const bool valid = list.is_valid(i);
+      if (valid) {
+        order.resize(static_cast<size_t>(list.size(i)));
+        for (size_t k = 0; k < order.size(); ++k) {
+          order[k] = list.offsets[i] + static_cast<int64_t>(k);
+        }
+        // Fisher-Yates with splitmix64 draws.
+        for (size_t k = order.size(); k > 1; --k) {
+          std::swap(order[k - 1], order[next_random(state) % k]);
+        }
+        for (const int64_t index : order) {
+          out.add(index);
+        }
+      }
+      out.finish_row(valid);
+    }
+    return result_of(out.finish(arguments[0].type(), list.values), arguments.first(1));
+  }
+
+ private:
+  static uint64_t next_random(uint64_t& state) {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  }
+};
+
 }  // namespace
 
 // --- reverse and concat of arrays (reached through the string functions of those names) ------
@@ -1056,6 +1133,7 @@ void register_array_functions(FunctionRegistry& registry) {
                "The integers from start to stop (both included) by step (1 or -1 by default).",
                {"(start: integral, stop: integral[, step: integral]) -> array<integral>"},
                resolve_sequence, sequence_kernel);
+  registry.add(std::make_shared<ShuffleFunction>());
   add_function(registry, "array_join", {}, {2, 3}, kPropagates,
                "The elements joined by the delimiter; null elements skipped, or replaced by the "
                "third argument.",

@@ -150,6 +150,24 @@ TEST(ArrayFunctionsTest, SequenceOfIntegers) {
             "ILLEGAL_SEQUENCE_BOUNDARIES");
 }
 
+TEST(ArrayFunctionsTest, ShuffleIsAPermutationFixedByTheSeed) {
+  Ints many;
+  for (int32_t k = 0; k < 50; ++k) {
+    many.emplace_back(k);
+  }
+  const Array lists = sliced_int_lists({many, Ints{}, kNull, Ints{1, kNull}});
+  const Datum seed = Datum::scalar(bowstring::testing::make_array<int64_t>({42}));
+  const Datum first = run("shuffle", {lists, seed});
+  expect_equal(run("shuffle", {lists, seed}), first.array());
+  EXPECT_FALSE(first.array().equals(lists));
+  EXPECT_FALSE(run("shuffle", {lists, Datum::scalar(bowstring::testing::make_array<int64_t>({7}))})
+                   .array()
+                   .equals(first.array()));
+  // Sorted again, the elements are the input's.
+  expect_equal(run("sort_array", {first}), run("sort_array", {lists}).array());
+  EXPECT_FALSE(default_registry().get("shuffle").deterministic());
+}
+
 TEST(ArrayFunctionsTest, JoinMaxMin) {
   const Array words = string_lists({Strings{"a", kNull, "b"}, Strings{}, kNull});
   expect_equal(run("array_join", {words, string_scalar("-")}), strings({"a-b", "", kNull}));
