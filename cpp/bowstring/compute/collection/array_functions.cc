@@ -638,7 +638,7 @@ Datum sequence_of(const std::vector<Array>& columns, const TypePtr& output, Exec
                            : start <= stop ? 1
                                            : -1;
       if (step == 0 ? start != stop : (step > 0) != (start <= stop)) {
-        throw IllegalArgumentError("ILLEGAL_SEQUENCE_BOUNDARIES",
+        throw IllegalArgumentError("_LEGACY_ERROR_TEMP_3243",
                                    "Illegal sequence boundaries: " + std::to_string(start) +
                                        " to " + std::to_string(stop) + " by " +
                                        std::to_string(step));

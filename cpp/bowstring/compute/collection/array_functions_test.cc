@@ -147,7 +147,7 @@ TEST(ArrayFunctionsTest, SequenceOfIntegers) {
   EXPECT_EQ(condition_of([&] {
               run("sequence", {int_scalar(1), int_scalar(5), int_scalar(-1)});
             }),
-            "ILLEGAL_SEQUENCE_BOUNDARIES");
+            "_LEGACY_ERROR_TEMP_3243");
 }
 
 TEST(ArrayFunctionsTest, ShuffleIsAPermutationFixedByTheSeed) {
