@@ -129,3 +129,11 @@ def test_set_operations_and_map_keys_normalise_negative_zero() -> None:
 def test_array_contains_refuses_an_untyped_null() -> None:
     with pytest.raises(AnalysisException, match="NULL_TYPE"):
         compute.call("array_contains", pa.array([[1]], INTS), None)
+
+
+def test_str_to_map_and_array_insert_and_sequence() -> None:
+    assert values(compute.call("str_to_map", pa.array(["a:1,b", None]))) == [
+        [("a", "1"), ("b", None)], None]
+    assert values(compute.call("array_insert", pa.array([[1, 2]], INTS), -5, 9)) == [
+        [9, None, None, 1, 2]]
+    assert values(compute.call("sequence", 5, 1)) == [[5, 4, 3, 2, 1]]

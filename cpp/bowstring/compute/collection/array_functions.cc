@@ -2,8 +2,10 @@
 // which elements of the flattened child every result row holds and gathers them in one `take`.
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -546,6 +548,151 @@ Datum append_kernel(std::span<const Datum> arguments, const TypePtr& output, Exe
   return result_of(out.finish(output, pool), arguments);
 }
 
+// --- array_insert, sequence -------------------------------------------------------------------
+
+Resolution resolve_array_insert(const std::string& name, std::span<const TypePtr> arguments) {
+  const DataType* array = require_array(name, arguments, 0);
+  const TypePtr position = integer_argument(name, arguments, 1, int32());
+  if (array == nullptr) {
+    return {array_of(arguments[2]), {array_of(arguments[2]), position, arguments[2]}};
+  }
+  const TypePtr common = element_and_value_type(name, arguments[0], arguments[2]);
+  return {array_of(common), {array_of(common), position, common}};
+}
+
+/// array_insert(array, pos, value): pos counts from 1, or from -1 after the last element;
+/// a position past either end pads the array with nulls.
+Datum array_insert_kernel(std::span<const Datum> arguments, const TypePtr& output,
+                          ExecContext& context) {
+  const int64_t length = result_length(arguments);
+  const std::vector<Array> columns = arrays_of(arguments, length, context.allocator);
+  const ListColumn list(columns[0]);
+  const bool untyped_position = columns[1].type()->id() == TypeId::kNull;
+  const Array parts[] = {list.values, columns[2]};
+  std::vector<int64_t> bases;
+  const Array pool = pool_of(parts, element_type(*output), &bases, context.allocator);
+  ListGather out(length, context.allocator);
+  for (int64_t i = 0; i < length; ++i) {
+    const bool valid = list.is_valid(i) && !untyped_position && columns[1].is_valid(i);
+    if (valid) {
+      const int64_t position = NumericArray<int32_t>(columns[1]).value(i);
+      if (position == 0) {
+        throw_index_of_zero();
+      }
+      const int64_t size = list.size(i);
+      const int64_t index = position > 0 ? position - 1 : size + position + 1;
+      if (std::max(size + 1, std::abs(index) + 1) > kMaxArrayLength) {
+        throw_too_many_elements("array_insert", std::max(size + 1, std::abs(index) + 1));
+      }
+      if (index < 0) {
+        out.add(bases[1] + i);
+        for (int64_t k = 0; k < -index; ++k) {
+          out.add_null();
+        }
+        out.add_range(list.offsets[i], list.offsets[i + 1]);
+      } else {
+        out.add_range(list.offsets[i], list.offsets[i] + std::min(index, size));
+        for (int64_t k = size; k < index; ++k) {
+          out.add_null();
+        }
+        out.add(bases[1] + i);
+        out.add_range(list.offsets[i] + std::min(index, size), list.offsets[i + 1]);
+      }
+    }
+    out.finish_row(valid);
+  }
+  return result_of(out.finish(output, pool), arguments);
+}
+
+Resolution resolve_sequence(const std::string& name, std::span<const TypePtr> arguments) {
+  std::vector<TypePtr> integers;
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    const SparkType spark = spark_type_of(*arguments[i]);
+    if (!is_integral(spark) && spark != SparkType::kNull) {
+      throw_input_type(name, i, "\"INTEGRAL\"", *arguments[i]);
+    }
+    integers.push_back(arguments[i]);
+  }
+  const TypePtr common = wider_type(integers, name, StringPromotion::kNo);
+  const TypePtr element = common->id() == TypeId::kNull ? int32() : spark_storage_type(common);
+  return {array_of(element), std::vector<TypePtr>(arguments.size(), element)};
+}
+
+template <typename T>
+Datum sequence_of(const std::vector<Array>& columns, const TypePtr& output, ExecContext& context) {
+  const int64_t length = columns[0].length();
+  const NumericArray<T> starts(columns[0]);
+  const NumericArray<T> stops(columns[1]);
+  std::vector<int32_t> offsets{0};
+  std::vector<T> values;
+  ValidityOutput validity(length, context.allocator);
+  for (int64_t i = 0; i < length; ++i) {
+    const bool has_step = columns.size() > 2;
+    const bool valid = starts.is_valid(i) && stops.is_valid(i) &&
+                       (!has_step || NumericArray<T>(columns[2]).is_valid(i));
+    validity.set(i, valid);
+    if (valid) {
+      const auto start = static_cast<int64_t>(starts.value(i));
+      const auto stop = static_cast<int64_t>(stops.value(i));
+      const int64_t step = has_step ? static_cast<int64_t>(NumericArray<T>(columns[2]).value(i))
+                           : start <= stop ? 1
+                                           : -1;
+      if (step == 0 ? start != stop : (step > 0) != (start <= stop)) {
+        throw IllegalArgumentError("_LEGACY_ERROR_TEMP_3243",
+                                   "Illegal sequence boundaries: " + std::to_string(start) +
+                                       " to " + std::to_string(stop) + " by " +
+                                       std::to_string(step));
+      }
+      // |stop - start| / |step| + 1 elements, counted in unsigned arithmetic (no overflow).
+      const uint64_t distance = start <= stop
+                                    ? static_cast<uint64_t>(stop) - static_cast<uint64_t>(start)
+                                    : static_cast<uint64_t>(start) - static_cast<uint64_t>(stop);
+      const uint64_t count =
+          step == 0 ? 1 : distance / static_cast<uint64_t>(step > 0 ? step : -step) + 1;
+      if (count > static_cast<uint64_t>(kMaxArrayLength)) {
+        throw_too_many_elements("sequence", static_cast<int64_t>(std::min<uint64_t>(
+                                                count, std::numeric_limits<int64_t>::max())));
+      }
+      for (uint64_t k = 0; k < count; ++k) {
+        values.push_back(static_cast<T>(start + static_cast<int64_t>(k) * step));
+      }
+    }
+    offsets.push_back(static_cast<int32_t>(values.size()));
+  }
+  const auto count = static_cast<int64_t>(values.size());
+  const Array elements = make_fixed_width_array(
+      element_type(*output), count, nullptr, 0,
+      Buffer::copy_of(values.data(), count * static_cast<int64_t>(sizeof(T)), context.allocator));
+  const int64_t null_count = validity.null_count();
+  return make_list(
+      output, length, validity.finish(), null_count,
+      Buffer::copy_of(offsets.data(), static_cast<int64_t>(offsets.size() * sizeof(int32_t)),
+                      context.allocator),
+      elements);
+}
+
+Datum sequence_kernel(std::span<const Datum> arguments, const TypePtr& output,
+                      ExecContext& context) {
+  const int64_t length = result_length(arguments);
+  const std::vector<Array> columns = arrays_of(arguments, length, context.allocator);
+  Datum result;
+  switch (element_type(*output)->id()) {
+    case TypeId::kInt8:
+      result = sequence_of<int8_t>(columns, output, context);
+      break;
+    case TypeId::kInt16:
+      result = sequence_of<int16_t>(columns, output, context);
+      break;
+    case TypeId::kInt32:
+      result = sequence_of<int32_t>(columns, output, context);
+      break;
+    default:
+      result = sequence_of<int64_t>(columns, output, context);
+      break;
+  }
+  return result_of(result.array(), arguments);
+}
+
 // --- array_join ------------------------------------------------------------------------------
 
 Resolution resolve_array_join(const std::string& name, std::span<const TypePtr> arguments) {
@@ -767,6 +914,82 @@ Datum arrays_zip_kernel(std::span<const Datum> arguments, const TypePtr& output,
                    arguments);
 }
 
+// --- shuffle ---------------------------------------------------------------------------------
+
+/// shuffle(array[, seed]): each row's elements in a random order, from one generator seeded by
+/// `seed` (a random seed without it) that runs on from row to row, so a fixed seed gives the
+/// same order for the same rows.
+class ShuffleFunction final : public ScalarFunction {
+ public:
+  ShuffleFunction()
+      : ScalarFunction("shuffle", {1, 2}, NullHandling::kPropagates,
+                       "The elements of the array in a random order; the same for a fixed "
+                       "seed.") {}
+
+  bool deterministic() const override { return false; }
+
+  std::vector<Signature> signatures() const override {
+    return parse_signatures({"(array<T>[, seed: bigint]) -> array<T>"});
+  }
+
+  Resolution resolve(std::span<const TypePtr> arguments, const FunctionOptions&) const override {
+    require_array(name(), arguments, 0);
+    std::vector<TypePtr> cast{arguments[0]};
+    if (arguments.size() > 1) {
+      cast.push_back(integer_argument(name(), arguments, 1, int64()));
+    }
+    return {arguments[0], std::move(cast)};
+  }
+
+  Datum execute(std::span<const Datum> arguments, const FunctionOptions&,
+                ExecContext& context) const override {
+    uint64_t state = std::random_device{}();
+    if (arguments.size() > 1 && arguments[1].type()->id() == TypeId::kInt64) {
+      if (!arguments[1].is_scalar()) {
+        throw AnalysisError("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
+                            "Cannot resolve \"shuffle\" due to data type mismatch: the input "
+                            "`seed` should be a foldable \"BIGINT\" expression; however, got a "
+                            "column.");
+      }
+      if (!arguments[1].scalar_is_null()) {
+        state = static_cast<uint64_t>(NumericArray<int64_t>(arguments[1].array()).value(0));
+      }
+    }
+    if (arguments[0].type()->id() == TypeId::kNull) {
+      return arguments[0];
+    }
+    const ListColumn list(arguments[0].array());
+    ListGather out(list.length, context.allocator);
+    std::vector<int64_t> order;
+    for (int64_t i = 0; i < list.length; ++i) {
+      const bool valid = list.is_valid(i);
+      if (valid) {
+        order.resize(static_cast<size_t>(list.size(i)));
+        for (size_t k = 0; k < order.size(); ++k) {
+          order[k] = list.offsets[i] + static_cast<int64_t>(k);
+        }
+        // Fisher-Yates with splitmix64 draws.
+        for (size_t k = order.size(); k > 1; --k) {
+          std::swap(order[k - 1], order[next_random(state) % k]);
+        }
+        for (const int64_t index : order) {
+          out.add(index);
+        }
+      }
+      out.finish_row(valid);
+    }
+    return result_of(out.finish(arguments[0].type(), list.values), arguments.first(1));
+  }
+
+ private:
+  static uint64_t next_random(uint64_t& state) {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  }
+};
+
 }  // namespace
 
 // --- reverse and concat of arrays (reached through the string functions of those names) ------
@@ -902,6 +1125,15 @@ void register_array_functions(FunctionRegistry& registry) {
   add_function(registry, "array_prepend", {}, {2, 2}, kCustom,
                "The array with the value added at its start.", {"(array<T>, T) -> array<T>"},
                resolve_append, append_kernel<false>);
+  add_function(registry, "array_insert", {}, {3, 3}, kCustom,
+               "The array with the value inserted at a 1-based position (negative: counted from "
+               "-1 after the last element), padded with nulls past either end.",
+               {"(array<T>, pos: int, T) -> array<T>"}, resolve_array_insert, array_insert_kernel);
+  add_function(registry, "sequence", {}, {2, 3}, kPropagates,
+               "The integers from start to stop (both included) by step (1 or -1 by default).",
+               {"(start: integral, stop: integral[, step: integral]) -> array<integral>"},
+               resolve_sequence, sequence_kernel);
+  registry.add(std::make_shared<ShuffleFunction>());
   add_function(registry, "array_join", {}, {2, 3}, kPropagates,
                "The elements joined by the delimiter; null elements skipped, or replaced by the "
                "third argument.",

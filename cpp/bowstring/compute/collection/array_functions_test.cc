@@ -119,6 +119,55 @@ TEST(ArrayFunctionsTest, RepeatFlattenCompactAppendPrepend) {
                   int_lists({Ints{kNull, 1, 2, kNull, 2}, Ints{kNull}, kNull, Ints{kNull, 3}}));
 }
 
+TEST(ArrayFunctionsTest, ArrayInsertCountsNegativePositionsFromAfterTheLastElement) {
+  const Array lists = sliced_int_lists({Ints{1, 2, 3}, Ints{1, 2}, kNull});
+  const auto insert = [&](int32_t position) {
+    return run("array_insert", {lists, int_scalar(position), int_scalar(9)});
+  };
+  expect_equal(insert(-1), int_lists({Ints{1, 2, 3, 9}, Ints{1, 2, 9}, kNull}));
+  expect_equal(insert(-3), int_lists({Ints{1, 9, 2, 3}, Ints{9, 1, 2}, kNull}));
+  expect_equal(insert(-5),
+               int_lists({Ints{9, kNull, 1, 2, 3}, Ints{9, kNull, kNull, 1, 2}, kNull}));
+  expect_equal(insert(1), int_lists({Ints{9, 1, 2, 3}, Ints{9, 1, 2}, kNull}));
+  expect_equal(insert(5), int_lists({Ints{1, 2, 3, kNull, 9}, Ints{1, 2, kNull, kNull, 9}, kNull}));
+  expect_equal(run("array_insert", {lists, int_scalar(1), Datum::null_scalar(int32())}),
+               int_lists({Ints{kNull, 1, 2, 3}, Ints{kNull, 1, 2}, kNull}));
+  EXPECT_EQ(condition_of([&] { insert(0); }), "INVALID_INDEX_OF_ZERO");
+}
+
+TEST(ArrayFunctionsTest, SequenceOfIntegers) {
+  expect_equal(run("sequence", {ints({1, 5, kNull, 2}), ints({3, 1, 1, 2})}),
+               int_lists({Ints{1, 2, 3}, Ints{5, 4, 3, 2, 1}, kNull, Ints{2}}));
+  expect_equal(run("sequence", {int_scalar(1), int_scalar(10), int_scalar(3)}),
+               int_lists({Ints{1, 4, 7, 10}}));
+  EXPECT_TRUE(
+      run("sequence", {int_scalar(1), Datum::scalar(bowstring::testing::make_array<int64_t>({2}))})
+          .type()
+          ->equals(*list(int64())));
+  EXPECT_EQ(condition_of([&] {
+              run("sequence", {int_scalar(1), int_scalar(5), int_scalar(-1)});
+            }),
+            "_LEGACY_ERROR_TEMP_3243");
+}
+
+TEST(ArrayFunctionsTest, ShuffleIsAPermutationFixedByTheSeed) {
+  Ints many;
+  for (int32_t k = 0; k < 50; ++k) {
+    many.emplace_back(k);
+  }
+  const Array lists = sliced_int_lists({many, Ints{}, kNull, Ints{1, kNull}});
+  const Datum seed = Datum::scalar(bowstring::testing::make_array<int64_t>({42}));
+  const Datum first = run("shuffle", {lists, seed});
+  expect_equal(run("shuffle", {lists, seed}), first.array());
+  EXPECT_FALSE(first.array().equals(lists));
+  EXPECT_FALSE(run("shuffle", {lists, Datum::scalar(bowstring::testing::make_array<int64_t>({7}))})
+                   .array()
+                   .equals(first.array()));
+  // Sorted again, the elements are the input's.
+  expect_equal(run("sort_array", {first}), run("sort_array", {lists}).array());
+  EXPECT_FALSE(default_registry().get("shuffle").deterministic());
+}
+
 TEST(ArrayFunctionsTest, JoinMaxMin) {
   const Array words = string_lists({Strings{"a", kNull, "b"}, Strings{}, kNull});
   expect_equal(run("array_join", {words, string_scalar("-")}), strings({"a-b", "", kNull}));

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "bowstring/array/builder_binary.h"
+#include "bowstring/array/builder_primitive.h"
 #include "bowstring/array/concatenate.h"
 #include "bowstring/compute/aggregate/grouper.h"
 #include "bowstring/compute/collection/array_kernels.h"
@@ -306,6 +308,69 @@ Datum map_concat_kernel(std::span<const Datum> arguments, const TypePtr& output,
   return result_of(out.finish(output, key_pool, value_pool, context), arguments);
 }
 
+// --- str_to_map --------------------------------------------------------------------------------
+
+Resolution resolve_str_to_map(const std::string& name, std::span<const TypePtr> arguments) {
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    const SparkType spark = spark_type_of(*arguments[i]);
+    if (spark != SparkType::kString && spark != SparkType::kNull) {
+      throw_input_type(name, i, "\"STRING\"", *arguments[i]);
+    }
+  }
+  return {map(utf8(), utf8()), std::vector<TypePtr>(arguments.size(), utf8())};
+}
+
+Datum string_scalar(std::string_view text, Allocator* allocator) {
+  StringBuilder builder(allocator);
+  builder.append(text);
+  return Datum::scalar(builder.finish());
+}
+
+Datum int_scalar(int32_t value, Allocator* allocator) {
+  NumericBuilder<int32_t> builder(int32(), allocator);
+  builder.append(value);
+  return Datum::scalar(builder.finish());
+}
+
+/// str_to_map(text, pairDelim = ',', keyValueDelim = ':'): the text split around the pair
+/// delimiter, each pair around the first key-value delimiter (both regular expressions, as
+/// Spark's); a pair without one has a null value. Both splits run over every row at once.
+Datum str_to_map_kernel(std::span<const Datum> arguments, const TypePtr& output,
+                        ExecContext& context) {
+  const int64_t length = result_length(arguments);
+  Allocator* allocator = context.allocator;
+  const Datum pair_delimiter = arguments.size() > 1 ? arguments[1] : string_scalar(",", allocator);
+  const Datum entry_delimiter = arguments.size() > 2 ? arguments[2] : string_scalar(":", allocator);
+  const Datum text = Datum(arguments[0].to_array(length, allocator));
+  const Datum pair_split[] = {text, pair_delimiter, int_scalar(-1, allocator)};
+  const Array pairs = call("split", pair_split, {}, &context).array();
+  const ListColumn pair_lists(pairs);
+  // Each pair with its row's key-value delimiter, split in one call over all pairs.
+  const Array entries =
+      pair_lists.values.slice(pair_lists.first(), pair_lists.end() - pair_lists.first());
+  Datum entry_delimiters = entry_delimiter;
+  if (entry_delimiter.is_array()) {
+    const std::vector<int32_t> rows = element_rows(pair_lists);
+    entry_delimiters =
+        Datum(take(entry_delimiter.array(), std::span<const int32_t>(rows), allocator));
+  }
+  const Datum entry_split[] = {Datum(entries), entry_delimiters, int_scalar(2, allocator)};
+  const Datum parts = call("split", entry_split, {}, &context);
+  const Datum key_at[] = {parts, int_scalar(1, allocator)};
+  const Datum value_at[] = {parts, int_scalar(2, allocator)};
+  const Array keys = call("try_element_at", key_at, {}, &context).array();
+  const Array values = call("try_element_at", value_at, {}, &context).array();
+  MapGather out(length, allocator);
+  for (int64_t i = 0; i < length; ++i) {
+    const bool valid = pair_lists.is_valid(i);
+    for (int64_t k = pair_lists.offsets[i]; valid && k < pair_lists.offsets[i + 1]; ++k) {
+      out.add(k - pair_lists.first(), k - pair_lists.first());
+    }
+    out.finish_row(valid);
+  }
+  return result_of(out.finish(output, keys, values, context), arguments);
+}
+
 // --- map_keys, map_values, map_entries, map_contains_key --------------------------------------
 
 /// A list with the map's offsets and validity over `values` (indexed as the entries are).
@@ -439,6 +504,13 @@ void register_map_functions(FunctionRegistry& registry) {
   add_function(registry, "map_concat", {}, {0, -1}, kPropagates,
                "The entries of the maps in one map.", {"(map<K, V>...) -> map<K, V>"},
                resolve_map_concat, map_concat_kernel);
+  add_function(
+      registry, "str_to_map", {}, {1, 3}, kPropagates,
+      "A map of the text split into pairs around pairDelim (',' by default) and each "
+      "pair into key and value around keyValueDelim (':'); both are regular "
+      "expressions.",
+      {"(text: string[, pairDelim: string[, keyValueDelim: string]]) -> map<string,string>"},
+      resolve_str_to_map, str_to_map_kernel);
   add_function(registry, "map_keys", {}, {1, 1}, kPropagates, "The keys of a map, in order.",
                {"(map<K, V>) -> array<K>"}, resolve_map_part<0>, map_part_kernel<0>);
   add_function(registry, "map_values", {}, {1, 1}, kPropagates, "The values of a map, in order.",

@@ -80,6 +80,22 @@ TEST(MapFunctionsTest, NullKeysAndLengthMismatchesAreRefused) {
             "DATATYPE_MISMATCH.MAP_FUNCTION_DIFF_TYPES");
 }
 
+TEST(MapFunctionsTest, StrToMapSplitsAroundRegularExpressions) {
+  const Datum maps = run("str_to_map", {strings({"a:1,b", kNull, "", "k:v:w"})});
+  expect_equal(run("map_keys", {maps}),
+               string_lists({Strings{"a", "b"}, kNull, Strings{""}, Strings{"k"}}));
+  expect_equal(run("map_values", {maps}),
+               string_lists({Strings{"1", kNull}, kNull, Strings{kNull}, Strings{"v:w"}}));
+  const Datum custom =
+      run("str_to_map", {strings({"x=1;y=2"}), string_scalar(";"), string_scalar("=")});
+  expect_equal(run("map_keys", {custom}), string_lists({Strings{"x", "y"}}));
+  // '.' is a regular expression: every character splits, giving empty keys twice.
+  EXPECT_EQ(condition_of([&] {
+              run("str_to_map", {strings({"a.b"}), string_scalar("."), string_scalar("x")});
+            }),
+            "DUPLICATED_MAP_KEY");
+}
+
 TEST(StructFunctionsTest, StructAndNamedStruct) {
   const Datum made = run("struct", {ints({1, kNull}), string_scalar("x")});
   EXPECT_EQ(made.type()->field(0)->name(), "col1");
