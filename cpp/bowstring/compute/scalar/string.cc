@@ -86,6 +86,11 @@ Resolution resolve_string_arguments(const std::string& name, std::span<const Par
       } else {
         throw_mismatch(name, i, "INT", *type);
       }
+    } else if (param == Param::kBinary) {
+      if (!is_binary_like(id) && !is_string_like(id)) {
+        throw_mismatch(name, i, "BINARY", *type);
+      }
+      resolved = type;
     } else if (param == Param::kStringOrArray &&
                (id == TypeId::kList || id == TypeId::kLargeList)) {
       const TypeId element = static_cast<const ListType&>(*type).value_type()->id();
@@ -1057,6 +1062,7 @@ void register_string_functions(FunctionRegistry& registry) {
                "the others in lower case.",
                {"(string) -> string"}, {kStr}, utf8(), strings::initcap);
   register_regex_functions(registry);
+  register_string_encoding_functions(registry);
 }
 
 }  // namespace bowstring::compute

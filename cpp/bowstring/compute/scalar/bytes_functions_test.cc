@@ -1,0 +1,195 @@
+// Functions over the bytes of strings and binary values: base64 and hex encodings, UTF-8
+// validation, digests (md5, sha1, sha2) and crc32. Expected values checked against Spark 4.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bowstring/compute/core/errors.h"
+#include "bowstring/compute/core/function.h"
+#include "bowstring/testing/array_testing.h"
+#include "bowstring/testing/test_util.h"
+
+namespace bowstring::compute {
+namespace {
+
+using bowstring::testing::make_array;
+using bowstring::testing::make_string_array;
+using ::testing::HasSubstr;
+
+const std::nullopt_t kNull = std::nullopt;
+using Strings = std::vector<std::optional<std::string>>;
+
+Array strs(const Strings& values, TypePtr type = utf8()) {
+  return make_string_array(values, std::move(type));
+}
+Array bins(const Strings& values) { return make_string_array(values, binary()); }
+
+Datum run(std::string_view name, std::vector<Datum> arguments) {
+  Datum result = call(name, arguments);
+  EXPECT_NO_THROW(result.array().validate_full());
+  return result;
+}
+
+void expect_equal(const Datum& got, const Array& expected) {
+  EXPECT_TRUE(got.array().equals(expected))
+      << "got " << got.array().to_string() << "\nexpected " << expected.to_string();
+}
+
+/// `name` over `input` (then `rest`, scalars) gives `expected`: as a whole array, from an
+/// offset (a slice), empty, and as a scalar of its first row.
+void expect_rows(std::string_view name, const Array& input, const Array& expected,
+                 const std::vector<Datum>& rest = {}) {
+  auto arguments = [&](Datum first) {
+    std::vector<Datum> all{std::move(first)};
+    all.insert(all.end(), rest.begin(), rest.end());
+    return all;
+  };
+  const Datum whole = run(name, arguments(input));
+  ASSERT_TRUE(whole.is_array());
+  expect_equal(whole, expected);
+  expect_equal(run(name, arguments(input.slice(1))), expected.slice(1));
+  expect_equal(run(name, arguments(input.slice(0, 0))), expected.slice(0, 0));
+  const Datum scalar = run(name, arguments(Datum::scalar(input.slice(0, 1))));
+  ASSERT_TRUE(scalar.is_scalar());
+  expect_equal(scalar, expected.slice(0, 1));
+}
+
+/// The condition of the error `name` raises over `arguments`, and its message.
+struct Failure {
+  std::string condition;
+  std::string message;
+};
+Failure failure(std::string_view name, std::vector<Datum> arguments) {
+  try {
+    call(name, arguments);
+  } catch (const SparkError& error) {
+    return {error.condition(), error.what()};
+  }
+  ADD_FAILURE() << name << " raised no error";
+  return {};
+}
+
+// --- digests --------------------------------------------------------------------------------
+
+TEST(DigestTest, Md5AndSha1OfStringsAndBinary) {
+  const Strings input{"abc", "", kNull, "é"};
+  expect_rows("md5", strs(input),
+              strs({"900150983cd24fb0d6963f7d28e17f72", "d41d8cd98f00b204e9800998ecf8427e", kNull,
+                    "66ddcd97cfdeabb2f6fb8a999b4bc76f"}));
+  expect_rows("md5", bins(input),
+              strs({"900150983cd24fb0d6963f7d28e17f72", "d41d8cd98f00b204e9800998ecf8427e", kNull,
+                    "66ddcd97cfdeabb2f6fb8a999b4bc76f"}));
+  const Array sha1 =
+      strs({"a9993e364706816aba3e25717850c26c9cd0d89d", "da39a3ee5e6b4b0d3255bfef95601890afd80709",
+            kNull, "bf15be717ac1b080b4f1c456692825891ff5073d"});
+  expect_rows("sha1", strs(input), sha1);
+  expect_rows("sha", strs(input, large_utf8()), sha1);
+}
+
+TEST(DigestTest, Sha2ByBitLengthAndNullForOthers) {
+  const Array abc = strs({"abc", kNull, ""});
+  const auto bits = [](int32_t value) { return Datum::scalar(make_array<int32_t>({value})); };
+  const std::string sha256 = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+  const std::string empty256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+  expect_rows("sha2", abc, strs({sha256, kNull, empty256}), {bits(256)});
+  expect_rows("sha2", abc, strs({sha256, kNull, empty256}), {bits(0)});
+  expect_rows("sha2", abc,
+              strs({"23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7", kNull,
+                    "d14a028c2a3a2bc9476102bb288234c415a2b01f828ea62ac5b3e42f"}),
+              {bits(224)});
+  const Datum sha384 = run("sha2", {Datum::scalar(strs({"abc"})), bits(384)});
+  EXPECT_EQ(sha384.array().to_string(), strs({"cb00753f45a35e8bb5a03d699ac65007272c32ab0eded163"
+                                              "1a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7"})
+                                            .to_string());
+  const Datum sha512 = run("sha2", {Datum::scalar(strs({"abc"})), bits(512)});
+  EXPECT_EQ(sha512.array().to_string(),
+            strs({"ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a8"
+                  "36ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"})
+                .to_string());
+  // Other bit lengths give null, as Spark; a column of bit lengths mixes digests.
+  expect_rows("sha2", abc, strs({kNull, kNull, kNull}), {bits(1)});
+  expect_equal(
+      run("sha2", {strs({"abc", "abc", "abc", "abc"}), make_array<int32_t>({256, 7, kNull, 224})}),
+      strs({sha256, kNull, kNull, "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7"}));
+}
+
+TEST(DigestTest, Crc32AsBigint) {
+  expect_rows("crc32", strs({"abc", "", kNull, "é"}),
+              make_array<int64_t>({891568578, 0, kNull, 235179326}));
+  expect_rows("crc32", bins({"\xff\xfe", kNull}),
+              make_array<int64_t>({int64_t{0x88F83096}, kNull}));
+}
+
+TEST(DigestTest, NonBinaryArgumentsAreRejectedAsSpark) {
+  for (const char* name : {"md5", "sha1", "crc32", "base64"}) {
+    const std::string message = failure(name, {Datum::scalar(make_array<int32_t>({123}))}).message;
+    EXPECT_THAT(message, HasSubstr("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE")) << name;
+    EXPECT_THAT(message, HasSubstr("BINARY")) << name;
+  }
+}
+
+// --- base64 ---------------------------------------------------------------------------------
+
+TEST(Base64Test, EncodesWithPadding) {
+  expect_rows("base64", strs({"ab", "", kNull, "abc", "a", "é日"}),
+              strs({"YWI=", "", kNull, "YWJj", "YQ==", "w6nml6U="}));
+  expect_rows("base64", bins({std::string("\xff\x00\x80", 3), kNull}), strs({"/wCA", kNull}));
+}
+
+TEST(Base64Test, DecodesAsJavasMimeDecoder) {
+  // Characters outside the alphabet are skipped, missing padding is accepted.
+  expect_rows("unbase64", strs({"YWI=", kNull, "", "YQ", "Y W\nI=", "w6nml6U=", "é/wCA"}),
+              bins({"ab", kNull, "", "a", "ab", "é日", std::string("\xff\x00\x80", 3)}));
+  for (const char* bad : {"a", "Y Q=", "YQ=x", "YQ==YQ==", "="}) {
+    EXPECT_EQ(failure("unbase64", {strs({bad})}).condition, "java.lang.IllegalArgumentException")
+        << bad;
+  }
+  EXPECT_THAT(failure("unbase64", {strs({"YQ==YQ=="})}).message,
+              HasSubstr("Input byte array has incorrect ending byte at 5"));
+  EXPECT_THAT(failure("unbase64", {strs({"a"})}).message,
+              HasSubstr("Last unit does not have enough valid bits"));
+}
+
+// --- hex ------------------------------------------------------------------------------------
+
+TEST(HexTest, BytesOfStringsAndBinaryInUpperCase) {
+  expect_rows("hex", strs({"é", "", kNull, "abc"}), strs({"C3A9", "", kNull, "616263"}));
+  expect_rows("hex", bins({"\x0a\xff", kNull}), strs({"0AFF", kNull}));
+}
+
+TEST(HexTest, IntegersAsTwosComplementWithoutLeadingZeros) {
+  expect_rows("hex", make_array<int64_t>({-1, 0, kNull, 255, std::numeric_limits<int64_t>::min()}),
+              strs({"FFFFFFFFFFFFFFFF", "0", kNull, "FF", "8000000000000000"}));
+  // Narrower integers are cast to BIGINT first: -1 is the 64-bit -1.
+  expect_rows("hex", make_array<int8_t>({-1, 17}), strs({"FFFFFFFFFFFFFFFF", "11"}));
+  expect_rows("hex", make_array<double>({1.5, 26.0}), strs({"1", "1A"}));
+  EXPECT_THAT(failure("hex", {make_array<bool>({true})}).message,
+              HasSubstr("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE"));
+}
+
+TEST(HexTest, UnhexReadsOddCountsAndGivesNullForOtherCharacters) {
+  expect_rows("unhex", strs({"abc", "", kNull, "0AFF", "zz", " 1", "c3A9", "1"}),
+              bins({"\x0a\xbc", "", kNull, "\x0a\xff", kNull, kNull, "é", "\x01"}));
+}
+
+// --- UTF-8 validation -----------------------------------------------------------------------
+
+TEST(Utf8ValidationTest, ValidityRepairAndErrors) {
+  const Strings input{"ok é", "", kNull, "a\xff\x80\xe2\x82", "\xed\xa0\x80"};
+  expect_rows("is_valid_utf8", bins(input), make_array<bool>({true, true, kNull, false, false}));
+  expect_rows("make_valid_utf8", bins(input),
+              strs({"ok é", "", kNull, "a\uFFFD\uFFFD\uFFFD", "\uFFFD\uFFFD\uFFFD"}));
+  expect_rows("try_validate_utf8", bins(input), strs({"ok é", "", kNull, kNull, kNull}));
+  expect_rows("validate_utf8", strs({"ok é", "", kNull}), strs({"ok é", "", kNull}));
+  EXPECT_EQ(failure("validate_utf8", {bins({"ok", "a\xff\x80"})}).condition, "INVALID_UTF8_STRING");
+  EXPECT_THAT(failure("validate_utf8", {bins({"a\xff\x80"})}).message,
+              HasSubstr("Invalid UTF8 byte sequence found in string: \\x61\\xFF\\x80."));
+}
+
+}  // namespace
+}  // namespace bowstring::compute
