@@ -383,6 +383,15 @@ std::string_view substring_view(std::string_view text, int64_t pos, int64_t leng
 
 constexpr int64_t kIntMax = std::numeric_limits<int32_t>::max();
 
+/// btrim(str[, trimStr]): trim's two-argument form with its arguments the other way round.
+Datum btrim(std::span<const Datum> arguments, ExecContext& context) {
+  if (arguments.size() == 1) {
+    return trim<TrimSide::kBoth>(arguments, context);
+  }
+  const Datum swapped[] = {arguments[1], arguments[0]};
+  return trim<TrimSide::kBoth>(swapped, context);
+}
+
 Datum substring(std::span<const Datum> arguments, ExecContext& context) {
   StringArg text(arguments[0]);
   IntArg pos(arguments[1]);
@@ -994,6 +1003,9 @@ void register_string_functions(FunctionRegistry& registry) {
                "The string without trailing spaces, or characters of trimStr.",
                {"(string) -> string", "(trimStr: string, str: string) -> string"}, {kStr}, utf8(),
                strings::trim<strings::TrimSide::kRight>);
+  add_function(registry, "btrim", {}, {1, 2},
+               "The string without leading and trailing spaces, or characters of trimStr.",
+               {"(str: string[, trimStr: string]) -> string"}, {kStr}, utf8(), strings::btrim);
   add_function(
       registry, "substring", {"substr"}, {2, 3},
       "The part of a string (bytes of a binary value) from the 1-based position pos "
@@ -1063,6 +1075,7 @@ void register_string_functions(FunctionRegistry& registry) {
                {"(string) -> string"}, {kStr}, utf8(), strings::initcap);
   register_regex_functions(registry);
   register_string_encoding_functions(registry);
+  register_string_misc_functions(registry);
 }
 
 }  // namespace bowstring::compute

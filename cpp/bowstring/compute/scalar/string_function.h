@@ -120,5 +120,8 @@ namespace bowstring::compute {
 
 /// base64, unbase64, hex, unhex and the UTF-8 validation functions (string_encoding.cc).
 void register_string_encoding_functions(FunctionRegistry& registry);
+/// substring_index, split_part, find_in_set, elt, levenshtein, soundex, chr, quote
+/// (string_misc.cc).
+void register_string_misc_functions(FunctionRegistry& registry);
 
 }  // namespace bowstring::compute
