@@ -91,6 +91,11 @@ Resolution resolve_string_arguments(const std::string& name, std::span<const Par
         throw_mismatch(name, i, "BINARY", *type);
       }
       resolved = type;
+    } else if (param == Param::kStringOnly) {
+      if (!is_string_like(id)) {
+        throw_mismatch(name, i, "STRING", *type);
+      }
+      resolved = type;
     } else if (param == Param::kStringOrArray &&
                (id == TypeId::kList || id == TypeId::kLargeList)) {
       const TypeId element = static_cast<const ListType&>(*type).value_type()->id();

@@ -29,6 +29,8 @@ enum class Param : uint8_t {
   /// BINARY; a STRING is read as its UTF-8 bytes (Spark's implicit cast), other types are an
   /// error.
   kBinary,
+  /// STRING alone: other types are an error (soundex, which Spark casts nothing to).
+  kStringOnly,
 };
 
 /// A kernel of this area: arguments cast to the types its parameters take.

@@ -347,7 +347,7 @@ void register_string_misc_functions(FunctionRegistry& registry) {
                {"(left: string, right: string[, threshold: int]) -> int"}, {kStr, kStr, kInt},
                int32(), levenshtein);
   add_function(registry, "soundex", {}, {1, 1}, "The Soundex code of the string.",
-               {"(string) -> string"}, {kStr}, utf8(), soundex);
+               {"(string) -> string"}, {Param::kStringOnly}, utf8(), soundex);
   add_function(registry, "chr", {"char"}, {1, 1},
                "The character of code point n mod 256; empty for negative n.",
                {"(n: bigint) -> string"}, {kInt}, utf8(), chr);

@@ -92,6 +92,12 @@ TEST(SoundexTest, CodesLettersAndKeepsOtherText) {
       strs({"M460", kNull, "", "R163", "R163", "T522", "A261", "A000", "123", "élan", "P236"}));
 }
 
+TEST(SoundexTest, TakesOnlyStrings) {
+  const Failure number = failure("soundex", {make_array<int32_t>({1})});
+  EXPECT_EQ(number.condition, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE");
+  EXPECT_THAT(number.message, HasSubstr("STRING"));
+}
+
 TEST(ChrTest, CodePointModulo256) {
   expect_rows("chr", make_array<int64_t>({65, kNull, 321, 256, -1, 233, 0}),
               strs({"A", kNull, "A", std::string(1, '\0'), "", "é", std::string(1, '\0')}));
