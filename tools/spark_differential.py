@@ -1060,6 +1060,12 @@ def build_catalogue(registry: List[Dict[str, Any]], zones: Sequence[str]) -> Cat
             add(name, column)
     add("btrim", "str_a", lit("a "))
     add("btrim", "str_a", "str_b")
+    for args in [(lit("_"), lit(3)), (lit("日本"), lit(2), lit(0)), ("str_b", "small_a"),
+                 ("str_b", lit(-2)), (lit("xy"), lit(1), lit(-1)), ("str_b", lit(2), "small_a")]:
+        add("overlay", "str_a", *args)
+    add("overlay", "bin_a", "bin_a", lit(2))
+    for column in ["i64_a", "i32_a", "i8_a", "snum_a"]:
+        add("bin", column)
     for name in ["chr", "char"]:
         for column in ["i64_a", "i32_a", "small_a", "i8_a"]:
             add(name, column)

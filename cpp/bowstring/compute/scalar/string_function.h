@@ -24,6 +24,8 @@ enum class Param : uint8_t {
   kStringOrBinary,
   /// An integer of any width, read as it is; strings are cast to INT.
   kInt,
+  /// The same, with strings cast to BIGINT (the functions Spark types as BIGINT).
+  kBigint,
   /// STRING (other atomic types cast to it) or ARRAY<STRING> (arrays of other types cast to it).
   kStringOrArray,
   /// BINARY; a STRING is read as its UTF-8 bytes (Spark's implicit cast), other types are an
@@ -122,7 +124,7 @@ namespace bowstring::compute {
 
 /// base64, unbase64, hex, unhex and the UTF-8 validation functions (string_encoding.cc).
 void register_string_encoding_functions(FunctionRegistry& registry);
-/// substring_index, split_part, find_in_set, elt, levenshtein, soundex, chr, quote
+/// substring_index, split_part, find_in_set, elt, levenshtein, soundex, bin, chr, quote
 /// (string_misc.cc).
 void register_string_misc_functions(FunctionRegistry& registry);
 

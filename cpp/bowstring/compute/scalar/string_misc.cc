@@ -2,6 +2,7 @@
 // compare or code text (levenshtein, soundex) and build it (chr, quote), as Spark computes them.
 
 #include <algorithm>
+#include <bit>
 #include <optional>
 #include <string>
 #include <vector>
@@ -295,6 +296,20 @@ Datum chr(std::span<const Datum> arguments, ExecContext& context) {
   });
 }
 
+/// Spark's bin: Java's Long.toBinaryString, the two's complement without leading zeros.
+Datum bin(std::span<const Datum> arguments, ExecContext& context) {
+  IntArg value(arguments[0]);
+  return strings::map_to_string(arguments, utf8(), context, [&](int64_t i, StringOutput& out) {
+    const auto bits = static_cast<uint64_t>(value.value(i));
+    const int width = bits == 0 ? 1 : 64 - std::countl_zero(bits);
+    uint8_t* at = out.extend(width);
+    for (int k = 0; k < width; ++k) {
+      at[k] = static_cast<uint8_t>('0' + ((bits >> (width - 1 - k)) & 1));
+    }
+    return true;
+  });
+}
+
 /// Spark's quote: the string in single quotes, with backslashes and single quotes escaped by a
 /// backslash.
 Datum quote(std::span<const Datum> arguments, ExecContext& context) {
@@ -350,7 +365,10 @@ void register_string_misc_functions(FunctionRegistry& registry) {
                {"(string) -> string"}, {Param::kStringOnly}, utf8(), soundex);
   add_function(registry, "chr", {"char"}, {1, 1},
                "The character of code point n mod 256; empty for negative n.",
-               {"(n: bigint) -> string"}, {kInt}, utf8(), chr);
+               {"(n: bigint) -> string"}, {Param::kBigint}, utf8(), chr);
+  add_function(registry, "bin", {}, {1, 1},
+               "The binary digits of a bigint's two's complement, without leading zeros.",
+               {"(bigint) -> string"}, {Param::kBigint}, utf8(), bin);
   add_function(registry, "quote", {}, {1, 1},
                "The string in single quotes, backslashes and single quotes escaped.",
                {"(string) -> string"}, {kStr}, utf8(), quote);

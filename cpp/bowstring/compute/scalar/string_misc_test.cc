@@ -104,6 +104,31 @@ TEST(ChrTest, CodePointModulo256) {
   expect_equal(run("char", {make_array<int32_t>({97})}), strs({"a"}));
 }
 
+TEST(BinTest, TwosComplementWithoutLeadingZeros) {
+  expect_rows("bin", make_array<int64_t>({13, kNull, 0, -1, 1}),
+              strs({"1101", kNull, "0", std::string(64, '1'), "1"}));
+  expect_equal(run("bin", {make_array<int8_t>({-128})}), strs({std::string(57, '1') + "0000000"}));
+  // Strings are cast to BIGINT, not INT.
+  expect_equal(run("bin", {strs({"2147483648"})}), strs({"1" + std::string(31, '0')}));
+}
+
+TEST(OverlayTest, ReplacesFromPositionForLengthOfCharactersOrBytes) {
+  const Array input = strs({"Spark SQL", kNull, "", "日本語テキスト"});
+  expect_rows("overlay", input, strs({"Spark_SQL", kNull, "_", "日本語テキ_ト"}),
+              {str("_"), int_scalar(6)});
+  expect_equal(run("overlay", {input, str("CORE"), int_scalar(7)}),
+               strs({"Spark CORE", kNull, "CORE", "日本語テキスCORE"}));
+  expect_equal(run("overlay", {input, str("ANSI "), int_scalar(7), int_scalar(0)}),
+               strs({"Spark ANSI SQL", kNull, "ANSI ", "日本語テキスANSI ト"}));
+  expect_equal(run("overlay", {input, str("tructured"), int_scalar(2), int_scalar(4)}),
+               strs({"Structured SQL", kNull, "tructured", "日tructuredスト"}));
+  expect_equal(run("overlay", {input, str("_"), int_scalar(-1)}),
+               strs({"_Spark SQL", kNull, "_", "_日本語テキスト"}));
+  expect_equal(
+      run("overlay", {bins({"Spark SQL", "日本"}), Datum::scalar(bins({"_"})), int_scalar(3)}),
+      bins({"Sp_rk SQL", "\xe6\x97_\xe6\x9c\xac"}));
+}
+
 TEST(QuoteTest, EscapesBackslashesAndQuotes) {
   expect_rows("quote", strs({"Don't", kNull, "", "a\\b", "'", "日"}),
               strs({"'Don\\'t'", kNull, "''", "'a\\\\b'", "'\\''", "'日'"}));
