@@ -1031,6 +1031,12 @@ def build_catalogue(registry: List[Dict[str, Any]], zones: Sequence[str]) -> Cat
         add("unbase64", lit(text))
         add("unhex", lit(text))
 
+    for charset in ["UTF-8", "utf-16", "UTF-16BE", "UTF-16LE", "UTF-32", "ISO-8859-1",
+                    "US-ASCII", "WINDOWS-1252"]:
+        add("encode", "str_a", lit(charset))
+        add("decode", "bin_a", lit(charset))
+    add("decode", "str_a", lit("UTF-16"))
+
     # Parts by delimiter, distances and codes.
     for count in [2, -2, 1, -1, 0, 9]:
         add("substring_index", "str_a", lit("a"), lit(count))

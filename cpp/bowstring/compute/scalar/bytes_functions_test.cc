@@ -4,9 +4,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bowstring/compute/core/errors.h"
@@ -121,6 +123,66 @@ TEST(HexTest, IntegersAsTwosComplementWithoutLeadingZeros) {
 TEST(HexTest, UnhexReadsOddCountsAndGivesNullForOtherCharacters) {
   expect_rows("unhex", strs({"abc", "", kNull, "0AFF", "zz", " 1", "c3A9", "1"}),
               bins({"\x0a\xbc", "", kNull, "\x0a\xff", kNull, kNull, "é", "\x01"}));
+}
+
+// --- encode, decode -------------------------------------------------------------------------
+
+std::string bytes_of(std::initializer_list<int> values) {
+  std::string bytes;
+  for (const int value : values) {
+    bytes.push_back(static_cast<char>(value));
+  }
+  return bytes;
+}
+
+TEST(CharsetTest, EncodesInEachCharsetSparkAccepts) {
+  const Array text = strs({"aé", kNull, "", "😀"});
+  const auto charset = [](const char* name) { return Datum::scalar(strs({name})); };
+  expect_rows("encode", text, bins({"aé", kNull, "", "😀"}), {charset("utf-8")});
+  expect_rows("encode", text.slice(0, 3), bins({bytes_of({'a', 0xE9}), kNull, ""}),
+              {charset("ISO-8859-1")});
+  expect_rows("encode", text,
+              bins({bytes_of({0, 'a', 0, 0xE9}), kNull, "", bytes_of({0xD8, 0x3D, 0xDE, 0x00})}),
+              {charset("UTF-16BE")});
+  expect_rows("encode", text,
+              bins({bytes_of({'a', 0, 0xE9, 0}), kNull, "", bytes_of({0x3D, 0xD8, 0x00, 0xDE})}),
+              {charset("UTF-16LE")});
+  expect_rows("encode", text.slice(0, 3),
+              bins({bytes_of({0xFE, 0xFF, 0, 'a', 0, 0xE9}), kNull, ""}), {charset("UTF-16")});
+  expect_rows("encode", text.slice(0, 3),
+              bins({bytes_of({0, 0, 0, 'a', 0, 0, 0, 0xE9}), kNull, ""}), {charset("UTF-32")});
+  const Failure ascii = failure("encode", {strs({"aé"}), charset("US-ASCII")});
+  EXPECT_EQ(ascii.condition, "MALFORMED_CHARACTER_CODING");
+  EXPECT_THAT(ascii.message, HasSubstr("`encode` with `US-ASCII`"));
+  const Failure unknown = failure("encode", {strs({"a"}), charset("WINDOWS-1252")});
+  EXPECT_EQ(unknown.condition, "INVALID_PARAMETER_VALUE.CHARSET");
+  EXPECT_THAT(unknown.message, HasSubstr("but got WINDOWS-1252"));
+}
+
+TEST(CharsetTest, DecodesAndRejectsMalformedInput) {
+  const auto charset = [](const char* name) { return Datum::scalar(strs({name})); };
+  expect_rows("decode", bins({bytes_of({'a', 0xE9}), kNull, ""}), strs({"aé", kNull, ""}),
+              {charset("iso-8859-1")});
+  expect_rows("decode",
+              bins({bytes_of({0xFF, 0xFE, 'a', 0, 0x3D, 0xD8, 0x00, 0xDE}), kNull,
+                    bytes_of({0, 'a'}), bytes_of({0xFE, 0xFF, 0, 'b'})}),
+              strs({"a😀", kNull, "a", "b"}), {charset("UTF-16")});
+  expect_rows("decode",
+              bins({bytes_of({0, 0, 0, 'a'}), bytes_of({0xFF, 0xFE, 0, 0, 'b', 0, 0, 0})}),
+              strs({"a", "b"}), {charset("UTF-32")});
+  for (const auto& [bad, name] :
+       std::vector<std::pair<std::string, const char*>>{{"\xff", "UTF-8"},
+                                                        {"\x80", "US-ASCII"},
+                                                        {bytes_of({0}), "UTF-16BE"},
+                                                        {bytes_of({0xDC, 0x00}), "UTF-16BE"},
+                                                        {bytes_of({0xD8, 0x3D}), "UTF-16BE"},
+                                                        {bytes_of({0, 0x11, 0, 0}), "UTF-32"}}) {
+    EXPECT_EQ(failure("decode", {bins({bad}), charset(name)}).condition,
+              "MALFORMED_CHARACTER_CODING")
+        << name;
+  }
+  EXPECT_EQ(failure("decode", {bins({"a"}), charset("UTF-7")}).condition,
+            "INVALID_PARAMETER_VALUE.CHARSET");
 }
 
 // --- UTF-8 validation -----------------------------------------------------------------------

@@ -1,9 +1,12 @@
-// Encodings of bytes as text and back (base64, unbase64, hex, unhex) and UTF-8 validation
+// Encodings of bytes as text and back (base64, unbase64, hex, unhex), of text in charsets
+// (encode, decode) and UTF-8 validation
 // (is_valid_utf8, make_valid_utf8, validate_utf8, try_validate_utf8), as Spark computes them.
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "bowstring/compute/core/coercion.h"
 #include "bowstring/compute/core/errors.h"
@@ -300,6 +303,180 @@ Datum validate_utf8(std::span<const Datum> arguments, ExecContext& context) {
   });
 }
 
+// --- encode, decode -------------------------------------------------------------------------
+
+/// The charsets Spark 4 accepts (without spark.sql.legacy.javaCharsets).
+enum class Charset : uint8_t { kUsAscii, kLatin1, kUtf8, kUtf16Be, kUtf16Le, kUtf16, kUtf32 };
+
+Charset parse_charset(std::string_view name, const char* function) {
+  static constexpr std::pair<std::string_view, Charset> kCharsets[] = {
+      {"US-ASCII", Charset::kUsAscii}, {"ISO-8859-1", Charset::kLatin1},
+      {"UTF-8", Charset::kUtf8},       {"UTF-16BE", Charset::kUtf16Be},
+      {"UTF-16LE", Charset::kUtf16Le}, {"UTF-16", Charset::kUtf16},
+      {"UTF-32", Charset::kUtf32}};
+  for (const auto& [known, charset] : kCharsets) {
+    if (known.size() == name.size() &&
+        std::equal(known.begin(), known.end(), name.begin(), [](char a, char b) {
+          return a == (b >= 'a' && b <= 'z' ? static_cast<char>(b - 32) : b);
+        })) {
+      return charset;
+    }
+  }
+  throw IllegalArgumentError(
+      "INVALID_PARAMETER_VALUE.CHARSET",
+      std::string("The value of parameter(s) `charset` in `") + function +
+          "` is invalid: expects one of the US-ASCII, ISO-8859-1, UTF-8, UTF-16BE, UTF-16LE, "
+          "UTF-16, UTF-32, but got " +
+          std::string(name) + ".");
+}
+
+[[noreturn]] void throw_malformed_coding(const char* function, Charset charset) {
+  static constexpr const char* kNames[] = {"US-ASCII", "ISO-8859-1", "UTF-8", "UTF-16BE",
+                                           "UTF-16LE", "UTF-16",     "UTF-32"};
+  throw SparkRuntimeError("MALFORMED_CHARACTER_CODING",
+                          std::string("Invalid value found when performing `") + function +
+                              "` with `" + kNames[static_cast<int>(charset)] + "`");
+}
+
+void put_unit(uint32_t unit, int bytes, bool big_endian, uint8_t* out) {
+  for (int k = 0; k < bytes; ++k) {
+    const int shift = big_endian ? 8 * (bytes - 1 - k) : 8 * k;
+    out[k] = static_cast<uint8_t>(unit >> shift);
+  }
+}
+
+/// Appends `text` (its malformed UTF-8 read as U+FFFD, as a Java string holds it) encoded in
+/// `charset`; characters the charset cannot hold are an error, as Spark reports them.
+void encode_text(std::string_view text, Charset charset, StringOutput& out) {
+  const auto* p = reinterpret_cast<const uint8_t*>(text.data());
+  const uint8_t* end = p + text.size();
+  if (charset == Charset::kUtf8) {
+    if (valid_utf8(text)) {
+      out.append(text);
+      return;
+    }
+  } else if (charset == Charset::kUtf16 && p < end) {
+    put_unit(0xFEFF, 2, true, out.extend(2));
+  }
+  while (p < end) {
+    const char32_t cp = strings::decode(&p, end);
+    switch (charset) {
+      case Charset::kUsAscii:
+      case Charset::kLatin1:
+        if (cp >= (charset == Charset::kUsAscii ? 0x80U : 0x100U)) {
+          throw_malformed_coding("encode", charset);
+        }
+        *out.extend(1) = static_cast<uint8_t>(cp);
+        break;
+      case Charset::kUtf8: {
+        uint8_t* at = out.extend(4);
+        out.retract(4 - strings::encode(cp, at));
+        break;
+      }
+      case Charset::kUtf16Be:
+      case Charset::kUtf16Le:
+      case Charset::kUtf16: {
+        const bool big_endian = charset != Charset::kUtf16Le;
+        if (cp < 0x10000) {
+          put_unit(cp, 2, big_endian, out.extend(2));
+        } else {
+          uint8_t* at = out.extend(4);
+          put_unit(0xD800 + ((cp - 0x10000) >> 10), 2, big_endian, at);
+          put_unit(0xDC00 + ((cp - 0x10000) & 0x3FF), 2, big_endian, at + 2);
+        }
+        break;
+      }
+      case Charset::kUtf32:
+        put_unit(cp, 4, true, out.extend(4));
+        break;
+    }
+  }
+}
+
+bool is_surrogate(uint32_t unit) { return unit >= 0xD800 && unit <= 0xDFFF; }
+
+uint32_t get_unit(const uint8_t* in, int bytes, bool big_endian) {
+  uint32_t unit = 0;
+  for (int k = 0; k < bytes; ++k) {
+    unit |= uint32_t{in[k]} << (big_endian ? 8 * (bytes - 1 - k) : 8 * k);
+  }
+  return unit;
+}
+
+/// Appends `bytes` decoded from `charset` as UTF-8; malformed input is an error, as Spark
+/// reports it. UTF-16 and UTF-32 read a byte order mark (big-endian without one).
+void decode_bytes(std::string_view bytes, Charset charset, StringOutput& out) {
+  const auto* in = reinterpret_cast<const uint8_t*>(bytes.data());
+  size_t size = bytes.size();
+  switch (charset) {
+    case Charset::kUtf8:
+      if (!valid_utf8(bytes)) {
+        throw_malformed_coding("decode", charset);
+      }
+      out.append(bytes);
+      return;
+    case Charset::kUsAscii:
+    case Charset::kLatin1:
+      for (size_t k = 0; k < size; ++k) {
+        if (charset == Charset::kUsAscii && in[k] >= 0x80) {
+          throw_malformed_coding("decode", charset);
+        }
+        uint8_t* at = out.extend(2);
+        out.retract(2 - strings::encode(in[k], at));
+      }
+      return;
+    default:
+      break;
+  }
+  const int width = charset == Charset::kUtf32 ? 4 : 2;
+  bool big_endian = charset != Charset::kUtf16Le;
+  if ((charset == Charset::kUtf16 || charset == Charset::kUtf32) &&
+      size >= static_cast<size_t>(width)) {
+    if (get_unit(in, width, true) == 0xFEFF) {
+      in += width;
+      size -= static_cast<size_t>(width);
+    } else if (get_unit(in, width, false) == 0xFEFF) {
+      big_endian = false;
+      in += width;
+      size -= static_cast<size_t>(width);
+    }
+  }
+  if (size % static_cast<size_t>(width) != 0) {
+    throw_malformed_coding("decode", charset);
+  }
+  for (size_t k = 0; k < size; k += static_cast<size_t>(width)) {
+    uint32_t cp = get_unit(in + k, width, big_endian);
+    if (width == 2 && cp >= 0xD800 && cp < 0xDC00) {
+      const uint32_t low = k + 4 <= size ? get_unit(in + k + 2, 2, big_endian) : 0;
+      if (low < 0xDC00 || low > 0xDFFF) {
+        throw_malformed_coding("decode", charset);
+      }
+      cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+      k += 2;
+    } else if (is_surrogate(cp) || cp > 0x10FFFF) {
+      throw_malformed_coding("decode", charset);
+    }
+    uint8_t* at = out.extend(4);
+    out.retract(4 - strings::encode(cp, at));
+  }
+}
+
+template <bool kEncode>
+Datum code_with_charset(std::span<const Datum> arguments, ExecContext& context) {
+  StringArg value(arguments[0]);
+  StringArg charset_name(arguments[1]);
+  const TypePtr type = kEncode ? bowstring::binary() : utf8();
+  return strings::map_to_string(arguments, type, context, [&](int64_t i, StringOutput& out) {
+    const Charset charset = parse_charset(charset_name.value(i), kEncode ? "encode" : "decode");
+    if constexpr (kEncode) {
+      encode_text(value.value(i), charset, out);
+    } else {
+      decode_bytes(value.value(i), charset, out);
+    }
+    return true;
+  });
+}
+
 }  // namespace
 
 void register_string_encoding_functions(FunctionRegistry& registry) {
@@ -325,6 +502,16 @@ void register_string_encoding_functions(FunctionRegistry& registry) {
                "The bytes hex digits encode (an odd count read with a leading 0); null when a "
                "character is not a hex digit.",
                {"(string) -> binary"}, {kStr}, bowstring::binary(), unhex);
+  add_function(registry, "encode", {}, {2, 2},
+               "The string encoded in charset (US-ASCII, ISO-8859-1, UTF-8, UTF-16BE, UTF-16LE, "
+               "UTF-16 or UTF-32).",
+               {"(string, charset: string) -> binary"}, {kStr}, bowstring::binary(),
+               code_with_charset<true>);
+  add_function(registry, "decode", {}, {2, 2},
+               "The text that a binary value encodes in charset (US-ASCII, ISO-8859-1, UTF-8, "
+               "UTF-16BE, UTF-16LE, UTF-16 or UTF-32).",
+               {"(binary, charset: string) -> string"}, {kBin, kStr}, utf8(),
+               code_with_charset<false>);
   add_function(registry, "is_valid_utf8", {}, {1, 1}, "Whether the string is valid UTF-8.",
                {"(string) -> boolean"}, {kAny}, boolean(), is_valid_utf8);
   add_function(registry, "make_valid_utf8", {}, {1, 1},
