@@ -1037,6 +1037,16 @@ def build_catalogue(registry: List[Dict[str, Any]], zones: Sequence[str]) -> Cat
         add("decode", "bin_a", lit(charset))
     add("decode", "str_a", lit("UTF-16"))
 
+    for name in ["to_binary", "try_to_binary"]:
+        for column in strings:
+            add(name, column)
+        for fmt in ["hex", "HEX", "utf-8", "utf8", "base64", "xyz"]:
+            add(name, "str_a", lit(fmt))
+            add(name, "snum_a", lit(fmt))
+        for text in ["YWI=", "YWI", "Y W I =", "YQ==YQ==", "a", "YW!=", "abc", "zz", ""]:
+            add(name, lit(text), lit("base64"))
+            add(name, lit(text))
+
     # Parts by delimiter, distances and codes.
     for count in [2, -2, 1, -1, 0, 9]:
         add("substring_index", "str_a", lit("a"), lit(count))

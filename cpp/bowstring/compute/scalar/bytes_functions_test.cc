@@ -185,6 +185,29 @@ TEST(CharsetTest, DecodesAndRejectsMalformedInput) {
             "INVALID_PARAMETER_VALUE.CHARSET");
 }
 
+TEST(ToBinaryTest, HexUtf8AndBase64WithSparksErrors) {
+  const auto fmt = [](const char* name) { return Datum::scalar(strs({name})); };
+  expect_rows("to_binary", strs({"abc", kNull, "", "0AFF"}),
+              bins({"\x0a\xbc", kNull, "", "\x0a\xff"}));
+  expect_rows("to_binary", strs({"abc", kNull}), bins({"\x0a\xbc", kNull}), {fmt("HEX")});
+  expect_rows("to_binary", strs({"é", kNull, ""}), bins({"é", kNull, ""}), {fmt("utf8")});
+  // Java's white space, U+2028 included, is skipped.
+  expect_rows("to_binary", strs({"YWI=", kNull, "", "YWI", "Y W I =", "YW\u2028I"}),
+              bins({"ab", kNull, "", "ab", "ab", "ab"}), {fmt("base64")});
+  expect_rows("try_to_binary", strs({"zz", "abc", "é"}), bins({kNull, "\x0a\xbc", kNull}));
+  expect_rows("try_to_binary", strs({"a", "YQ==YQ==", "YWI", "é"}),
+              bins({kNull, kNull, "ab", kNull}), {fmt("base64")});
+  expect_rows("try_to_binary", strs({"a"}), bins({kNull}), {fmt("xyz")});
+  expect_rows("to_binary", strs({"a"}), bins({kNull}), {Datum::scalar(strs({kNull}))});
+  const Failure hex = failure("to_binary", {strs({"zz"})});
+  EXPECT_EQ(hex.condition, "CONVERSION_INVALID_INPUT");
+  EXPECT_THAT(hex.message, HasSubstr("The value 'zz' ('HEX') cannot be converted to \"BINARY\""));
+  EXPECT_EQ(failure("to_binary", {strs({"a"}), fmt("base64")}).condition,
+            "CONVERSION_INVALID_INPUT");
+  EXPECT_EQ(failure("to_binary", {strs({"a"}), fmt("xyz")}).condition,
+            "DATATYPE_MISMATCH.INVALID_ARG_VALUE");
+}
+
 // --- UTF-8 validation -----------------------------------------------------------------------
 
 TEST(Utf8ValidationTest, ValidityRepairAndErrors) {

@@ -1,10 +1,11 @@
 // Encodings of bytes as text and back (base64, unbase64, hex, unhex), of text in charsets
-// (encode, decode) and UTF-8 validation
+// (encode, decode), to_binary and UTF-8 validation
 // (is_valid_utf8, make_valid_utf8, validate_utf8, try_validate_utf8), as Spark computes them.
 
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -79,58 +80,61 @@ Datum base64(std::span<const Datum> arguments, ExecContext& context) {
   throw IllegalArgumentError("java.lang.IllegalArgumentException", message);
 }
 
+/// Appends the bytes of base64 `text` as Java's MIME decoder reads them: bytes outside the
+/// alphabet are skipped; '=' ends the digits and must complete a unit of four; only skipped
+/// bytes may follow.
+void append_unbase64(std::string_view text, StringOutput& out) {
+  const auto* in = reinterpret_cast<const uint8_t*>(text.data());
+  const size_t size = text.size();
+  uint8_t* o = out.extend(static_cast<int64_t>(size / 4 * 3 + 3));
+  uint8_t* const start = o;
+  uint32_t bits = 0;
+  int shift = 18;
+  size_t k = 0;
+  while (k < size) {
+    const int8_t digit = kBase64Values[in[k++]];
+    if (digit == kSkip) {
+      continue;
+    }
+    if (digit == kPad) {
+      if (shift == 18 || (shift == 6 && (k == size || in[k++] != '='))) {
+        throw_base64_error("Input byte array has wrong 4-byte ending unit");
+      }
+      break;
+    }
+    bits |= static_cast<uint32_t>(digit) << shift;
+    shift -= 6;
+    if (shift < 0) {
+      *o++ = static_cast<uint8_t>(bits >> 16);
+      *o++ = static_cast<uint8_t>(bits >> 8);
+      *o++ = static_cast<uint8_t>(bits);
+      shift = 18;
+      bits = 0;
+    }
+  }
+  if (shift == 6) {
+    *o++ = static_cast<uint8_t>(bits >> 16);
+  } else if (shift == 0) {
+    *o++ = static_cast<uint8_t>(bits >> 16);
+    *o++ = static_cast<uint8_t>(bits >> 8);
+  } else if (shift == 12) {
+    throw_base64_error("Last unit does not have enough valid bits");
+  }
+  for (; k < size; ++k) {
+    if (kBase64Values[in[k]] != kSkip) {
+      throw_base64_error("Input byte array has incorrect ending byte at " + std::to_string(k + 1));
+    }
+  }
+  out.retract(static_cast<int64_t>(size / 4 * 3 + 3) - (o - start));
+}
+
 Datum unbase64(std::span<const Datum> arguments, ExecContext& context) {
   StringArg value(arguments[0]);
-  return strings::map_to_string(
-      arguments, bowstring::binary(), context, [&](int64_t i, StringOutput& out) {
-        const std::string_view text = value.value(i);
-        const auto* in = reinterpret_cast<const uint8_t*>(text.data());
-        const size_t size = text.size();
-        uint8_t* o = out.extend(static_cast<int64_t>(size / 4 * 3 + 3));
-        uint8_t* const start = o;
-        // As Java's MIME decoder: bytes outside the alphabet are skipped; '=' ends the digits
-        // and must complete a unit of four; only skipped bytes may follow.
-        uint32_t bits = 0;
-        int shift = 18;
-        size_t k = 0;
-        while (k < size) {
-          const int8_t digit = kBase64Values[in[k++]];
-          if (digit == kSkip) {
-            continue;
-          }
-          if (digit == kPad) {
-            if (shift == 18 || (shift == 6 && (k == size || in[k++] != '='))) {
-              throw_base64_error("Input byte array has wrong 4-byte ending unit");
-            }
-            break;
-          }
-          bits |= static_cast<uint32_t>(digit) << shift;
-          shift -= 6;
-          if (shift < 0) {
-            *o++ = static_cast<uint8_t>(bits >> 16);
-            *o++ = static_cast<uint8_t>(bits >> 8);
-            *o++ = static_cast<uint8_t>(bits);
-            shift = 18;
-            bits = 0;
-          }
-        }
-        if (shift == 6) {
-          *o++ = static_cast<uint8_t>(bits >> 16);
-        } else if (shift == 0) {
-          *o++ = static_cast<uint8_t>(bits >> 16);
-          *o++ = static_cast<uint8_t>(bits >> 8);
-        } else if (shift == 12) {
-          throw_base64_error("Last unit does not have enough valid bits");
-        }
-        for (; k < size; ++k) {
-          if (kBase64Values[in[k]] != kSkip) {
-            throw_base64_error("Input byte array has incorrect ending byte at " +
-                               std::to_string(k + 1));
-          }
-        }
-        out.retract(static_cast<int64_t>(size / 4 * 3 + 3) - (o - start));
-        return true;
-      });
+  return strings::map_to_string(arguments, bowstring::binary(), context,
+                                [&](int64_t i, StringOutput& out) {
+                                  append_unbase64(value.value(i), out);
+                                  return true;
+                                });
 }
 
 // --- hex ------------------------------------------------------------------------------------
@@ -211,38 +215,40 @@ int hex_value(uint8_t c) {
   return -1;
 }
 
+/// Appends the bytes hex `text` encodes (an odd count read with a leading 0); false, with
+/// nothing appended, when a character is not a hex digit.
+bool append_unhex(std::string_view text, StringOutput& out) {
+  const auto* in = reinterpret_cast<const uint8_t*>(text.data());
+  const size_t size = text.size();
+  const int64_t decoded = static_cast<int64_t>((size + 1) / 2);
+  uint8_t* o = out.extend(decoded);
+  size_t k = 0;
+  if (size % 2 == 1) {
+    const int digit = hex_value(in[0]);
+    if (digit < 0) {
+      out.retract(decoded);
+      return false;
+    }
+    *o++ = static_cast<uint8_t>(digit);
+    k = 1;
+  }
+  for (; k < size; k += 2) {
+    const int high = hex_value(in[k]);
+    const int low = hex_value(in[k + 1]);
+    if (high < 0 || low < 0) {
+      out.retract(decoded);
+      return false;
+    }
+    *o++ = static_cast<uint8_t>((high << 4) | low);
+  }
+  return true;
+}
+
 Datum unhex(std::span<const Datum> arguments, ExecContext& context) {
   StringArg value(arguments[0]);
-  return strings::map_to_string(arguments, bowstring::binary(), context,
-                                [&](int64_t i, StringOutput& out) {
-                                  const std::string_view text = value.value(i);
-                                  const auto* in = reinterpret_cast<const uint8_t*>(text.data());
-                                  const size_t size = text.size();
-                                  const int64_t decoded = static_cast<int64_t>((size + 1) / 2);
-                                  uint8_t* o = out.extend(decoded);
-                                  size_t k = 0;
-                                  // An odd number of digits: the first stands alone, as if a 0 came
-                                  // before it.
-                                  if (size % 2 == 1) {
-                                    const int digit = hex_value(in[0]);
-                                    if (digit < 0) {
-                                      out.retract(decoded);
-                                      return false;
-                                    }
-                                    *o++ = static_cast<uint8_t>(digit);
-                                    k = 1;
-                                  }
-                                  for (; k < size; k += 2) {
-                                    const int high = hex_value(in[k]);
-                                    const int low = hex_value(in[k + 1]);
-                                    if (high < 0 || low < 0) {
-                                      out.retract(decoded);
-                                      return false;
-                                    }
-                                    *o++ = static_cast<uint8_t>((high << 4) | low);
-                                  }
-                                  return true;
-                                });
+  return strings::map_to_string(
+      arguments, bowstring::binary(), context,
+      [&](int64_t i, StringOutput& out) { return append_unhex(value.value(i), out); });
 }
 
 // --- UTF-8 validation -----------------------------------------------------------------------
@@ -477,6 +483,101 @@ Datum code_with_charset(std::span<const Datum> arguments, ExecContext& context) 
   });
 }
 
+// --- to_binary ------------------------------------------------------------------------------
+
+enum class BinaryFormat : uint8_t { kHex, kUtf8, kBase64, kUnknown };
+
+BinaryFormat parse_binary_format(std::string_view name) {
+  std::string lower(name);
+  for (char& c : lower) {
+    c = c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c;
+  }
+  if (lower == "hex") {
+    return BinaryFormat::kHex;
+  }
+  if (lower == "utf-8" || lower == "utf8") {
+    return BinaryFormat::kUtf8;
+  }
+  return lower == "base64" ? BinaryFormat::kBase64 : BinaryFormat::kUnknown;
+}
+
+/// Java's Character.isWhitespace.
+bool is_java_whitespace(char32_t cp) {
+  return (cp >= 0x09 && cp <= 0x0D) || (cp >= 0x1C && cp <= 0x20) || cp == 0x1680 ||
+         (cp >= 0x2000 && cp <= 0x2006) || (cp >= 0x2008 && cp <= 0x200A) || cp == 0x2028 ||
+         cp == 0x2029 || cp == 0x205F || cp == 0x3000;
+}
+
+/// Whether every character is a base64 digit, '=' or white space (what to_binary lets through
+/// to the decoder).
+bool only_base64_characters(std::string_view text) {
+  const auto* p = reinterpret_cast<const uint8_t*>(text.data());
+  const uint8_t* end = p + text.size();
+  while (p < end) {
+    const char32_t cp = strings::decode(&p, end);
+    if (!(cp < 0x80 && kBase64Values[cp] != kSkip) && !is_java_whitespace(cp)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/// to_binary(str[, fmt]) and try_to_binary: str read as hex digits (the default), UTF-8 or
+/// base64; malformed input is CONVERSION_INVALID_INPUT, or null for try_to_binary.
+template <bool kTry>
+Datum to_binary(std::span<const Datum> arguments, ExecContext& context) {
+  StringArg value(arguments[0]);
+  std::optional<StringArg> format;
+  if (arguments.size() == 2) {
+    format.emplace(arguments[1]);
+  }
+  const char* const name = kTry ? "try_to_binary" : "to_binary";
+  return strings::map_to_string(
+      arguments, bowstring::binary(), context, [&](int64_t i, StringOutput& out) {
+        const std::string_view text = value.value(i);
+        const std::string_view format_name = format.has_value() ? format->value(i) : "hex";
+        const BinaryFormat kind = parse_binary_format(format_name);
+        if (kind == BinaryFormat::kUnknown) {
+          if constexpr (kTry) {
+            return false;
+          }
+          throw AnalysisError("DATATYPE_MISMATCH.INVALID_ARG_VALUE",
+                              std::string("Cannot resolve \"") + name +
+                                  "\" due to data type mismatch: The fmt value must to be a "
+                                  "case-insensitive \"STRING\" literal of 'hex', 'utf-8', "
+                                  "'utf8', or 'base64', but got " +
+                                  strings::quote(format_name) + ".");
+        }
+        bool valid = true;
+        if (kind == BinaryFormat::kUtf8) {
+          encode_text(text, Charset::kUtf8, out);
+        } else if (kind == BinaryFormat::kHex) {
+          valid = append_unhex(text, out);
+        } else if (!only_base64_characters(text)) {
+          valid = false;
+        } else {
+          try {
+            append_unbase64(text, out);
+          } catch (const IllegalArgumentError&) {
+            valid = false;
+          }
+        }
+        if (valid) {
+          return true;
+        }
+        if constexpr (kTry) {
+          return false;
+        }
+        std::string upper(kind == BinaryFormat::kHex ? "HEX" : "BASE64");
+        throw NumberFormatError(
+            "CONVERSION_INVALID_INPUT",
+            "The value " + strings::quote(text) + " ('" + upper +
+                "') cannot be converted to \"BINARY\" because it is malformed. Correct the value "
+                "as per the syntax, or change its format. Use `try_to_binary` to tolerate "
+                "malformed input and return NULL instead.");
+      });
+}
+
 }  // namespace
 
 void register_string_encoding_functions(FunctionRegistry& registry) {
@@ -512,6 +613,15 @@ void register_string_encoding_functions(FunctionRegistry& registry) {
                "UTF-16BE, UTF-16LE, UTF-16 or UTF-32).",
                {"(binary, charset: string) -> string"}, {kBin, kStr}, utf8(),
                code_with_charset<false>);
+  add_function(registry, "to_binary", {}, {1, 2},
+               "The bytes str gives read in fmt: 'hex' (the default), 'utf-8' or 'base64'; "
+               "malformed input is a CONVERSION_INVALID_INPUT error.",
+               {"(str: string[, fmt: string]) -> binary"}, {kStr}, bowstring::binary(),
+               to_binary<false>);
+  add_function(registry, "try_to_binary", {}, {1, 2},
+               "to_binary, with null for malformed input or an unknown format.",
+               {"(str: string[, fmt: string]) -> binary"}, {kStr}, bowstring::binary(),
+               to_binary<true>);
   add_function(registry, "is_valid_utf8", {}, {1, 1}, "Whether the string is valid UTF-8.",
                {"(string) -> boolean"}, {kAny}, boolean(), is_valid_utf8);
   add_function(registry, "make_valid_utf8", {}, {1, 1},

@@ -122,7 +122,7 @@ std::string quote(std::string_view text);
 
 namespace bowstring::compute {
 
-/// base64, unbase64, hex, unhex, encode, decode and the UTF-8 validation functions
+/// base64, unbase64, hex, unhex, encode, decode, to_binary and the UTF-8 validation functions
 /// (string_encoding.cc).
 void register_string_encoding_functions(FunctionRegistry& registry);
 /// substring_index, split_part, find_in_set, elt, levenshtein, soundex, bin, chr, quote
