@@ -11,7 +11,7 @@ FUZZ_BUILD := $(ROOT)/build-fuzz
 JOBS ?= $(shell nproc)
 APT_PACKAGES := g++ make libgtest-dev libgmock-dev libbenchmark-dev libmimalloc-dev libjemalloc-dev \
 	clang-format clang-tidy flatbuffers-compiler libflatbuffers-dev liblz4-dev libzstd-dev \
-	nlohmann-json3-dev zlib1g-dev clang libclang-rt-dev libre2-dev tzdata ccache
+	nlohmann-json3-dev zlib1g-dev clang libclang-rt-dev libre2-dev libssl-dev tzdata ccache
 VENV_STAMP := $(VENV)/.requirements-$(shell cat requirements.txt | md5sum | cut -c1-12)
 CMAKE := $(VENV)/bin/cmake
 CMAKE_FLAGS := -G Ninja -DCMAKE_MAKE_PROGRAM=$(VENV)/bin/ninja -DPython_EXECUTABLE=$(PY) \

@@ -22,7 +22,8 @@ Cases cover every function listed by ``bowstring.compute.functions()`` when the 
 the catalogue below gives the argument types and literal options worth testing for the functions
 it knows (arithmetic and its try_ variants, casts between every pair of basic types, comparisons,
 predicates and conditionals, date and time functions in three session zones, string functions,
-hash and xxhash64, aggregates); any other registered function is tested with argument types read
+hash and xxhash64, digests (md5, sha1, sha2, crc32), byte encodings (base64, hex) and UTF-8
+validation, aggregates); any other registered function is tested with argument types read
 from its signatures.
 
 Usage, from the repository root after ``make build``::
@@ -1132,6 +1133,78 @@ def build_catalogue(registry: List[Dict[str, Any]], zones: Sequence[str]) -> Cat
     add("str_to_map", "snum_a", lit("[.]"), lit("1"))
     add("struct", "i32_a", "str_a")
     add("named_struct", lit("k"), "i32_a", lit("v"), "ai_a")
+
+    # Digests, byte encodings and UTF-8 validation.
+    for name in ["md5", "sha1", "sha", "crc32", "base64", "hex"]:
+        for column in ["str_a", "bin_a", "i32_a"]:
+            add(name, column)
+    for bits in [0, 224, 256, 384, 512, 1, -256, None]:
+        add("sha2", "str_a", lit(bits))
+    add("sha2", "bin_a", "small_a")
+    for column in ["i64_a", "i8_a", "f64_a", "dec_a", "snum_a"]:
+        add("hex", column)
+    for name in ["unbase64", "unhex", "is_valid_utf8", "make_valid_utf8", "validate_utf8",
+                 "try_validate_utf8"]:
+        for column in strings + ["bin_a"]:
+            add(name, column)
+    for text in ["YWI=", "YQ", "a", "Y Q=", "YQ==YQ==", "=", "w6nml6U=", "abc", "zz", "0AFF"]:
+        add("unbase64", lit(text))
+        add("unhex", lit(text))
+
+    for charset in ["UTF-8", "utf-16", "UTF-16BE", "UTF-16LE", "UTF-32", "ISO-8859-1",
+                    "US-ASCII", "WINDOWS-1252"]:
+        add("encode", "str_a", lit(charset))
+        add("decode", "bin_a", lit(charset))
+    add("decode", "str_a", lit("UTF-16"))
+
+    for name in ["to_binary", "try_to_binary"]:
+        for column in strings:
+            add(name, column)
+        for fmt in ["hex", "HEX", "utf-8", "utf8", "base64", "xyz"]:
+            add(name, "str_a", lit(fmt))
+            add(name, "snum_a", lit(fmt))
+        for text in ["YWI=", "YWI", "Y W I =", "YQ==YQ==", "a", "YW!=", "abc", "zz", ""]:
+            add(name, lit(text), lit("base64"))
+            add(name, lit(text))
+
+    # Parts by delimiter, distances and codes.
+    for count in [2, -2, 1, -1, 0, 9]:
+        add("substring_index", "str_a", lit("a"), lit(count))
+        add("substring_index", "str_a", lit(" "), lit(count))
+    add("substring_index", "str_a", "str_b", "small_a")
+    add("substring_index", "str_a", lit(""), lit(1))
+    for part in [1, 2, -1, -3, 9]:
+        add("split_part", "str_a", lit(" "), lit(part))
+        add("split_part", "str_a", lit("a"), lit(part))
+    add("split_part", "str_a", lit(""), lit(1))
+    add("split_part", "str_a", lit("a"), lit(0))
+    add("split_part", "str_a", "str_b", "small_a")
+    add("find_in_set", "str_b", "str_a")
+    add("find_in_set", lit("a"), "str_a")
+    add("find_in_set", lit(""), "str_a")
+    add("find_in_set", "snum_a", lit("1,2,-1,0,,1.5"))
+    add("elt", "small_a", "str_a", "str_b")
+    add("elt", lit(1), "str_a", "str_b")
+    add("elt", lit(1), "bin_a", "bin_a")
+    add("elt", lit(3), "str_a", "str_b")
+    add("levenshtein", "str_a", "str_b")
+    add("levenshtein", "str_a", "snum_a")
+    for threshold in [0, 2, 5, -1]:
+        add("levenshtein", "str_a", "str_b", lit(threshold))
+    for name in ["soundex", "quote", "btrim"]:
+        for column in strings + ["i32_a"]:
+            add(name, column)
+    add("btrim", "str_a", lit("a "))
+    add("btrim", "str_a", "str_b")
+    for args in [(lit("_"), lit(3)), (lit("日本"), lit(2), lit(0)), ("str_b", "small_a"),
+                 ("str_b", lit(-2)), (lit("xy"), lit(1), lit(-1)), ("str_b", lit(2), "small_a")]:
+        add("overlay", "str_a", *args)
+    add("overlay", "bin_a", "bin_a", lit(2))
+    for column in ["i64_a", "i32_a", "i8_a", "snum_a"]:
+        add("bin", column)
+    for name in ["chr", "char"]:
+        for column in ["i64_a", "i32_a", "small_a", "i8_a"]:
+            add(name, column)
 
     # Aggregates over the whole column.
     for name in ["count", "sum", "avg", "mean", "min", "max", "first", "last", "any_value",

@@ -250,6 +250,7 @@ const FunctionRegistry& default_registry() {
     register_string_functions(built);
     register_datetime_functions(built);
     register_hash_functions(built);
+    register_crypto_functions(built);
     register_aggregate_functions(built);
     register_collection_functions(built);
     return built;

@@ -21,6 +21,8 @@ void register_datetime_functions(FunctionRegistry& registry);
 void register_hash_functions(FunctionRegistry& registry);
 /// Array, map and struct functions.
 void register_collection_functions(FunctionRegistry& registry);
+/// md5, sha1, sha2, crc32.
+void register_crypto_functions(FunctionRegistry& registry);
 /// Aggregate functions.
 void register_aggregate_functions(FunctionRegistry& registry);
 

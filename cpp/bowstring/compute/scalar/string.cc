@@ -78,15 +78,26 @@ Resolution resolve_string_arguments(const std::string& name, std::span<const Par
     TypePtr resolved;
     if (id == TypeId::kNull) {
       resolved = type;
-    } else if (param == Param::kInt) {
+    } else if (param == Param::kInt || param == Param::kBigint) {
+      const bool bigint = param == Param::kBigint;
       const SparkType spark = spark_type_of(*type);
       if (is_integral(spark)) {
         resolved = spark_storage_type(type);
       } else if (spark == SparkType::kString) {
-        resolved = int32();
+        resolved = bigint ? int64() : int32();
       } else {
-        throw_mismatch(name, i, "INT", *type);
+        throw_mismatch(name, i, bigint ? "BIGINT" : "INT", *type);
       }
+    } else if (param == Param::kBinary) {
+      if (!is_binary_like(id) && !is_string_like(id)) {
+        throw_mismatch(name, i, "BINARY", *type);
+      }
+      resolved = type;
+    } else if (param == Param::kStringOnly) {
+      if (!is_string_like(id)) {
+        throw_mismatch(name, i, "STRING", *type);
+      }
+      resolved = type;
     } else if (param == Param::kStringOrArray &&
                (id == TypeId::kList || id == TypeId::kLargeList)) {
       const TypeId element = static_cast<const ListType&>(*type).value_type()->id();
@@ -404,6 +415,45 @@ std::string_view substring_view(std::string_view text, int64_t pos, int64_t leng
 }
 
 constexpr int64_t kIntMax = std::numeric_limits<int32_t>::max();
+
+/// Spark's overlay: `input` with `replace` in place of the `len` characters (bytes, for binary)
+/// from the 1-based `pos`; a negative `len` (the default) stands for the length of `replace`.
+Datum overlay(std::span<const Datum> arguments, ExecContext& context) {
+  StringArg input(arguments[0]);
+  StringArg replace(arguments[1]);
+  IntArg pos(arguments[2]);
+  std::optional<IntArg> len;
+  if (arguments.size() == 4) {
+    len.emplace(arguments[3]);
+  }
+  const TypeId id = arguments[0].type()->id();
+  const bool characters = !is_binary_like(id);
+  const TypePtr type = characters ? utf8() : bowstring::binary();
+  return map_to_string(arguments, type, context, [&](int64_t i, StringOutput& out) {
+    const std::string_view text = input.value(i);
+    const std::string_view replacement = replace.value(i);
+    const int64_t start = pos.value(i);
+    int64_t length = len.has_value() ? len->value(i) : -1;
+    if (length < 0) {
+      length = characters ? count_chars(reinterpret_cast<const uint8_t*>(replacement.data()),
+                                        static_cast<int64_t>(replacement.size()))
+                          : static_cast<int64_t>(replacement.size());
+    }
+    out.append(substring_view(text, 1, start - 1, characters));
+    out.append(replacement);
+    out.append(substring_view(text, start + length, kIntMax, characters));
+    return true;
+  });
+}
+
+/// btrim(str[, trimStr]): trim's two-argument form with its arguments the other way round.
+Datum btrim(std::span<const Datum> arguments, ExecContext& context) {
+  if (arguments.size() == 1) {
+    return trim<TrimSide::kBoth>(arguments, context);
+  }
+  const Datum swapped[] = {arguments[1], arguments[0]};
+  return trim<TrimSide::kBoth>(swapped, context);
+}
 
 Datum substring(std::span<const Datum> arguments, ExecContext& context) {
   StringArg text(arguments[0]);
@@ -1016,12 +1066,21 @@ void register_string_functions(FunctionRegistry& registry) {
                "The string without trailing spaces, or characters of trimStr.",
                {"(string) -> string", "(trimStr: string, str: string) -> string"}, {kStr}, utf8(),
                strings::trim<strings::TrimSide::kRight>);
+  add_function(registry, "btrim", {}, {1, 2},
+               "The string without leading and trailing spaces, or characters of trimStr.",
+               {"(str: string[, trimStr: string]) -> string"}, {kStr}, utf8(), strings::btrim);
   add_function(
       registry, "substring", {"substr"}, {2, 3},
       "The part of a string (bytes of a binary value) from the 1-based position pos "
       "(negative: from the end) for len characters.",
       {"(string, pos: int[, len: int]) -> string", "(binary, pos: int[, len: int]) -> binary"},
       {kAny, kInt}, nullptr, strings::substring);
+  add_function(registry, "overlay", {}, {3, 4},
+               "The input with replace in place of len characters (bytes of a binary value, len "
+               "the length of replace by default) from the 1-based position pos.",
+               {"(input: string, replace: string, pos: int[, len: int]) -> string",
+                "(input: binary, replace: binary, pos: int[, len: int]) -> binary"},
+               {kAny, kAny, kInt, kInt}, nullptr, strings::overlay);
   add_function(registry, "left", {}, {2, 2}, "The first len characters of a string.",
                {"(string, len: int) -> string"}, {kStr, kInt}, utf8(), strings::left);
   add_function(registry, "right", {}, {2, 2}, "The last len characters of a string.",
@@ -1096,6 +1155,8 @@ void register_string_functions(FunctionRegistry& registry) {
                "the others in lower case.",
                {"(string) -> string"}, {kStr}, utf8(), strings::initcap);
   register_regex_functions(registry);
+  register_string_encoding_functions(registry);
+  register_string_misc_functions(registry);
 }
 
 }  // namespace bowstring::compute

@@ -7,6 +7,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bowstring/compute/core/function.h"
@@ -23,8 +24,15 @@ enum class Param : uint8_t {
   kStringOrBinary,
   /// An integer of any width, read as it is; strings are cast to INT.
   kInt,
+  /// The same, with strings cast to BIGINT (the functions Spark types as BIGINT).
+  kBigint,
   /// STRING (other atomic types cast to it) or ARRAY<STRING> (arrays of other types cast to it).
   kStringOrArray,
+  /// BINARY; a STRING is read as its UTF-8 bytes (Spark's implicit cast), other types are an
+  /// error.
+  kBinary,
+  /// STRING alone: other types are an error (soundex, which Spark casts nothing to).
+  kStringOnly,
 };
 
 /// A kernel of this area: arguments cast to the types its parameters take.
@@ -82,24 +90,43 @@ Datum map_to_boolean(std::span<const Datum> arguments, ExecContext& context, Row
   return all_scalars(arguments) ? Datum::scalar(std::move(array)) : Datum(std::move(array));
 }
 
-/// An int32 result: `row(i)` gives row i's value for each row whose arguments are all non-null.
-template <typename Row>
-Datum map_to_int32(std::span<const Datum> arguments, ExecContext& context, Row&& row) {
+/// A result of fixed-width values `T` of `type`: `row(i)` gives row i's value for each row
+/// whose arguments are all non-null.
+template <typename T, typename Row>
+Datum map_to_values(std::span<const Datum> arguments, const TypePtr& type, ExecContext& context,
+                    Row&& row) {
   const int64_t length = result_length(arguments);
   int64_t null_count = 0;
   std::shared_ptr<Buffer> validity =
       and_validity(arguments, length, context.allocator, &null_count);
-  OutputValues<int32_t> values(length, context.allocator);
-  int32_t* out = values.data();
+  OutputValues<T> values(length, context.allocator);
+  T* out = values.data();
   for (int64_t i = 0; i < length; ++i) {
-    out[i] = row_valid(validity, i) ? row(i) : 0;
+    out[i] = row_valid(validity, i) ? row(i) : T{0};
   }
   Array array =
-      make_fixed_width_array(int32(), length, std::move(validity), null_count, values.finish());
+      make_fixed_width_array(type, length, std::move(validity), null_count, values.finish());
   return all_scalars(arguments) ? Datum::scalar(std::move(array)) : Datum(std::move(array));
+}
+
+/// An int32 result: `row(i)` gives row i's value for each row whose arguments are all non-null.
+template <typename Row>
+Datum map_to_int32(std::span<const Datum> arguments, ExecContext& context, Row&& row) {
+  return map_to_values<int32_t>(arguments, int32(), context, std::forward<Row>(row));
 }
 
 /// Spark's quoting of a string value in messages: 'text', invalid UTF-8 escaped.
 std::string quote(std::string_view text);
 
 }  // namespace bowstring::compute::strings
+
+namespace bowstring::compute {
+
+/// base64, unbase64, hex, unhex, encode, decode, to_binary and the UTF-8 validation functions
+/// (string_encoding.cc).
+void register_string_encoding_functions(FunctionRegistry& registry);
+/// substring_index, split_part, find_in_set, elt, levenshtein, soundex, bin, chr, quote
+/// (string_misc.cc).
+void register_string_misc_functions(FunctionRegistry& registry);
+
+}  // namespace bowstring::compute
