@@ -614,6 +614,11 @@ class LogicalPlan:
         UNION ALL of this plan and `others`, by position, or by name (then `allow_missing_columns` fills the columns a side lacks with nulls).
         """
 
+    def join(self, other: LogicalPlan, condition: Expression | None = None, how: str = 'inner') -> LogicalPlan:
+        """
+        This plan's rows paired with `other`'s where `condition` holds (None: every pair), by the join type `how` names as PySpark does ('inner', 'left', 'right', 'full', 'semi', 'anti', 'cross'...). Columns both sides have are ambiguous unless qualified through alias(). Raises AnalysisException (UNSUPPORTED_JOIN_TYPE) for another `how`.
+        """
+
     def distinct(self) -> LogicalPlan:
         """The distinct rows."""
 

@@ -523,6 +523,19 @@ void bind_plan(nb::module_& module) {
            "UNION ALL of this plan and `others`, by position, or by name (then "
            "`allow_missing_columns` fills the columns a side lacks with nulls).")
       .def(
+          "join",
+          [](const PyLogicalPlan& self, const PyLogicalPlan& other,
+             std::optional<PyExpression> condition, const std::string& how) {
+            return PyLogicalPlan{
+                plan::join(self.plan, other.plan, plan::parse_join_type(how),
+                           condition.has_value() ? condition->expression : nullptr)};
+          },
+          "other"_a, "condition"_a = nb::none(), "how"_a = "inner",
+          "This plan's rows paired with `other`'s where `condition` holds (None: every pair), "
+          "by the join type `how` names as PySpark does ('inner', 'left', 'right', 'full', "
+          "'semi', 'anti', 'cross'...). Columns both sides have are ambiguous unless qualified "
+          "through alias(). Raises AnalysisException (UNSUPPORTED_JOIN_TYPE) for another `how`.")
+      .def(
           "distinct",
           [](const PyLogicalPlan& self) { return PyLogicalPlan{plan::distinct(self.plan)}; },
           "The distinct rows.")

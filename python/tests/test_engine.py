@@ -244,6 +244,24 @@ def test_union_by_position_and_by_name() -> None:
         _core.execute(left.union([only_id]))
 
 
+def test_join_by_condition_and_type(people: LogicalPlan) -> None:
+    cities = LogicalPlan.from_arrow(pa.table({"city": ["Oslo", "Rome"], "country": ["NO", "IT"]}))
+    condition = call("=", col("p.city"), col("c.city"))
+    inner = people.alias("p").join(cities.alias("c"), condition).select([col("p.name"), col("country")])
+    assert sorted(rows(inner)) == [("ann", "NO"), ("cid", "NO")]
+    left = people.alias("p").join(cities.alias("c"), condition, "left").select([col("p.name"), col("country")])
+    assert sorted(rows(left), key=repr) == sorted(
+        [("ann", "NO"), ("bob", None), ("cid", "NO"), (None, None), ("eve", None)], key=repr
+    )
+    anti = people.alias("p").join(cities.alias("c"), condition, "anti").select([col("name")])
+    assert sorted(rows(anti), key=repr) == sorted([("bob",), (None,), ("eve",)], key=repr)
+    assert len(rows(people.join(cities, how="cross"))) == 10
+    with pytest.raises(AnalysisException, match="UNSUPPORTED_JOIN_TYPE"):
+        people.join(cities, condition, "sideways")
+    with pytest.raises(AnalysisException, match="AMBIGUOUS_REFERENCE"):
+        people.join(cities, how="cross").select([col("city")]).analyzed()
+
+
 def test_distinct_and_alias(people: LogicalPlan) -> None:
     cities = people.select([col("city")]).distinct()
     assert sorted(rows(cities), key=repr) == sorted([("Oslo",), ("Lima",), (None,)], key=repr)

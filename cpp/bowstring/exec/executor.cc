@@ -632,19 +632,24 @@ class SortSink final : public Sink {
 
   void consume(LocalState& local, const RecordBatch& batch, MorselOrder order) override {
     auto& state = static_cast<CollectState&>(local);
-    state.batches.push_back({order, batch});
-    if (node_.kind == Kind::kTopN) {
-      // A thread keeps only its best rows once it holds several times as many as needed.
-      int64_t rows = 0;
-      for (const OrderedBatch& entry : state.batches) {
-        rows += entry.batch.num_rows();
-      }
-      const int64_t wanted = node_.limit + node_.offset;
-      if (rows > std::max<int64_t>(4 * wanted, 4096)) {
-        RecordBatch best = select(state.batches, wanted);
-        state.batches.clear();
-        state.batches.push_back({order, std::move(best)});
-      }
+    if (node_.kind != Kind::kTopN) {
+      state.batches.push_back({order, batch});
+      return;
+    }
+    // A thread keeps only the best rows of each morsel, so that the rows it drops are never
+    // copied, and only the best of its morsels together once it holds several times as many
+    // as needed.
+    const int64_t wanted = node_.limit + node_.offset;
+    state.batches.push_back(
+        {order, batch.num_rows() > wanted ? select({{order, batch}}, wanted) : batch});
+    int64_t rows = 0;
+    for (const OrderedBatch& entry : state.batches) {
+      rows += entry.batch.num_rows();
+    }
+    if (rows > std::max<int64_t>(4 * wanted, 4096)) {
+      RecordBatch best = select(state.batches, wanted);
+      state.batches.clear();
+      state.batches.push_back({order, std::move(best)});
     }
   }
 

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <thread>
 
@@ -162,6 +163,28 @@ TEST_P(ExecutorTest, TopNAndLimitWithOffset) {
             (std::vector<std::string>{"8", "9"}));
   EXPECT_EQ(run(plan::limit(source, 0)).num_rows(), 0);
   EXPECT_EQ(run(plan::limit(source, 100)).num_rows(), 10);
+}
+
+TEST_P(ExecutorTest, TopNKeepsTheBestRowsOfEveryMorsel) {
+  // Distinct keys in scrambled order (7919 * id modulo the prime 20011), spread over morsels
+  // that each hold more rows than the query keeps.
+  constexpr int64_t kRows = 20000;
+  auto scrambled = plan::project(
+      plan::range(0, kRows),
+      {col("id"),
+       expr::alias(call("%", {call("*", {col("id"), lit(int64_t{7919})}), lit(int64_t{20011})}),
+                   "key")});
+  auto by_key_desc = plan::sort(scrambled, {{col("key"), compute::SortKey{false, std::nullopt}}});
+  std::vector<std::pair<int64_t, int64_t>> keyed;
+  for (int64_t id = 0; id < kRows; ++id) {
+    keyed.emplace_back(id * 7919 % 20011, id);
+  }
+  std::sort(keyed.rbegin(), keyed.rend());
+  std::vector<std::string> expected;
+  for (size_t i = 5; i < 15; ++i) {
+    expected.push_back(std::to_string(keyed[i].second));
+  }
+  EXPECT_EQ(rows_of(run(plan::project(plan::limit(by_key_desc, 10, 5), {col("id")}))), expected);
 }
 
 TEST_P(ExecutorTest, UnionKeepsChildOrderAndWidensTypes) {
