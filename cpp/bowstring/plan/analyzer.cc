@@ -990,8 +990,9 @@ class Analyzer {
         if (name == "grouping" || name == "grouping_id") {
           return grouping_function(node, scope);
         }
-        const compute::Function* function = registry_.find(node->name());
-        if (function != nullptr && function->kind() == compute::Function::Kind::kAggregate) {
+        // An unknown function is UNRESOLVED_ROUTINE, not a missing aggregation of its input.
+        const compute::Function* function = &registry_.get(node->name());
+        if (function->kind() == compute::Function::Kind::kAggregate) {
           TypePtr type;
           ExprPtr call = resolve_aggregate_call(node, *function, scope.input, type);
           const std::string call_text = call->to_string();

@@ -156,6 +156,9 @@ TEST(Analyzer, ColumnsOutsideAggregatesMustBeGrouped) {
   EXPECT_NE(analysis_error(aggregate(people(), {}, {call("sum", {call("max", {col("age")})})}))
                 .find("NESTED_AGGREGATE_FUNCTION"),
             std::string::npos);
+  EXPECT_NE(analysis_error(aggregate(people(), {}, {call("no_such_function", {col("age")})}))
+                .find("UNRESOLVED_ROUTINE"),
+            std::string::npos);
   // An expression of grouping keys is fine.
   EXPECT_NO_THROW(analyze(aggregate(people(), {col("city")}, {call("upper", {col("city")})})));
 }
