@@ -971,11 +971,7 @@ class BuildRowsSource final : public Source {
  public:
   BuildRowsSource(const PhysicalNode& join, const JoinBuildSink& build, int64_t morsel_rows,
                   compute::ExecContext& context)
-      : join_(join),
-        build_(build),
-        output_(join, build),
-        morsel_rows_(morsel_rows),
-        context_(context) {
+      : build_(build), output_(join, build), morsel_rows_(morsel_rows), context_(context) {
     morsels_ = (build.payload().num_rows() + morsel_rows - 1) / morsel_rows;
   }
 
@@ -1001,7 +997,6 @@ class BuildRowsSource final : public Source {
   int64_t total() const override { return morsels_; }
 
  private:
-  const PhysicalNode& join_;
   const JoinBuildSink& build_;
   JoinOutput output_;
   int64_t morsel_rows_;
