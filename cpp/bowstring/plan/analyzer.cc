@@ -1080,7 +1080,9 @@ class Analyzer {
     for (PlanPtr& child : children) {
       std::vector<ExprPtr> expressions;
       std::vector<std::string> names;
-      for (const auto& [name, type] : columns) {
+      for (const auto& column : columns) {
+        const std::string& name = column.first;
+        const TypePtr& type = column.second;
         const auto found =
             std::find_if(child->output.begin(), child->output.end(),
                          [&](const Attribute& a) { return same_name(a.name, name); });
