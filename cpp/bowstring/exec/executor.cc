@@ -1254,27 +1254,12 @@ class Executor {
         return;
       }
       case Kind::kFilter:
-        prepend(std::make_shared<FilterTransform>(&node));
-        build(*node.children[0], sink, std::move(above));
-        return;
       case Kind::kProject:
-        prepend(std::make_shared<ProjectTransform>(&node));
-        build(*node.children[0], sink, std::move(above));
-        return;
       case Kind::kExpand:
-        prepend(std::make_shared<ExpandTransform>(&node));
-        build(*node.children[0], sink, std::move(above));
-        return;
       case Kind::kGenerate:
-        prepend(std::make_shared<GenerateTransform>(&node));
-        build(*node.children[0], sink, std::move(above));
-        return;
       case Kind::kReplicate:
-        prepend(std::make_shared<ReplicateTransform>(&node));
-        build(*node.children[0], sink, std::move(above));
-        return;
       case Kind::kSample:
-        prepend(std::make_shared<SampleTransform>(&node));
+        prepend(make_transform(node));
         build(*node.children[0], sink, std::move(above));
         return;
       case Kind::kExchange:
@@ -1344,6 +1329,24 @@ class Executor {
       rows = node.cache->store(Executor(context_, options_).run(node.children[0]));
     }
     return Table(node.schema, rows->num_rows(), rows->columns());
+  }
+
+  /// The stateless operator of a one-batch-in node.
+  static std::shared_ptr<const Transform> make_transform(const PhysicalNode& node) {
+    switch (node.kind) {
+      case Kind::kFilter:
+        return std::make_shared<FilterTransform>(&node);
+      case Kind::kProject:
+        return std::make_shared<ProjectTransform>(&node);
+      case Kind::kExpand:
+        return std::make_shared<ExpandTransform>(&node);
+      case Kind::kGenerate:
+        return std::make_shared<GenerateTransform>(&node);
+      case Kind::kReplicate:
+        return std::make_shared<ReplicateTransform>(&node);
+      default:
+        return std::make_shared<SampleTransform>(&node);
+    }
   }
 
   Sink* make_sink(const PhysicalNode& node) {
