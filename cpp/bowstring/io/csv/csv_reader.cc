@@ -674,7 +674,62 @@ std::vector<FileBytes> read_files(const std::vector<std::string>& paths) {
   return files;
 }
 
+// Line breaks in `text` before `end`, counted as the tokenizer counts them.
+int64_t line_breaks_before(std::string_view text, int64_t end, const LineSeparator& separator) {
+  int64_t lines = 0;
+  for (int64_t i = 0; i < end; ++i) {
+    const char c = text[static_cast<size_t>(i)];
+    if (separator.any) {
+      const bool lone_return = c == '\r' && (i + 1 == static_cast<int64_t>(text.size()) ||
+                                             text[static_cast<size_t>(i) + 1] != '\n');
+      lines += (c == '\n' || lone_return) ? 1 : 0;
+    } else {
+      lines += c == separator.character ? 1 : 0;
+    }
+  }
+  return lines;
+}
+
+bool compressed(const std::string& path) { return path.ends_with(".gz") || path.ends_with(".zst"); }
+
 }  // namespace
+
+bool csv_splittable(const std::string& path, const CsvReadOptions& options) {
+  return !options.multi_line && !compressed(path);
+}
+
+std::vector<RecordBatch> read_csv_split(const std::string& path, int64_t offset, int64_t length,
+                                        const CsvReadOptions& options, const SchemaPtr& schema,
+                                        const std::vector<int>& columns) {
+  const FileBytes file = read_file_bytes(path);
+  const std::string_view text = file.bytes;
+  const auto size = static_cast<int64_t>(text.size());
+  int64_t begin = 0;
+  int64_t end = size;
+  if (csv_splittable(path, options)) {
+    begin = std::min(size, next_line_start(text, offset, options.line_separator));
+    end = offset + length >= size ? size
+                                  : next_line_start(text, offset + length, options.line_separator);
+  } else if (offset > 0) {
+    return {};  // the range at offset 0 reads the whole file
+  }
+  if (begin >= end) {
+    return {};
+  }
+  const ReadPlan plan = make_plan(schema, options, columns);
+  const ValueParser values(options);
+  RangeParser parser(plan, options, values);
+  RangeOutput output =
+      parser.parse(text.substr(static_cast<size_t>(begin), static_cast<size_t>(end - begin)),
+                   options.header && begin == 0);
+  if (output.failure) {
+    throw_malformed(
+        file.path,
+        line_breaks_before(text, begin, options.line_separator) + output.failure->line + 1,
+        output.failure->message);
+  }
+  return std::move(output.batches);
+}
 
 SchemaPtr resolve_csv_schema(const CsvReadRequest& request) {
   return resolve_schema(read_files(request.paths), request.options, request.schema);

@@ -38,6 +38,21 @@ SchemaPtr resolve_csv_schema(const CsvReadRequest& request);
 /// the column. Files that cannot be read throw `IoError` naming them.
 std::unique_ptr<RecordBatchReader> read_csv(CsvReadRequest request);
 
+/// The records of the byte range [offset, offset + length) of the file `path`, whose columns
+/// are `schema`'s: the columns `columns` of the records that start in the range. A range that
+/// does not start the file starts after the first line break at or past `offset`, and the last
+/// record is the one under way at `offset + length`, so that the ranges of a file read each
+/// record once. The range at offset 0 skips the header. A file read with `multiLine`, or a
+/// compressed one, is read whole by the range at offset 0 (the others read nothing). Errors as
+/// `read_csv`'s, with the line counted from the start of the file.
+std::vector<RecordBatch> read_csv_split(const std::string& path, int64_t offset, int64_t length,
+                                        const CsvReadOptions& options, const SchemaPtr& schema,
+                                        const std::vector<int>& columns);
+
+/// Whether files at `path` can be read in ranges with `options` (not multiLine, not
+/// compressed).
+bool csv_splittable(const std::string& path, const CsvReadOptions& options);
+
 /// As `read_csv` for CSV text in memory, named `name` in errors; `text` must outlive the
 /// reader. For tests and fuzzing.
 std::unique_ptr<RecordBatchReader> read_csv_text(std::string_view text, const std::string& name,
