@@ -42,12 +42,20 @@ struct MorselOrder {
   }
 };
 
+/// A unit of work a source hands to a thread: usually one batch; the batches of one split of
+/// a file, which one thread reads together.
+struct Morsel {
+  std::vector<RecordBatch> batches;
+  /// Its place in the source's order.
+  int64_t index = 0;
+};
+
 /// Hands out morsels to the threads of a pipeline, in order; thread-safe.
 class Source {
  public:
   virtual ~Source() = default;
-  /// The next morsel and its index, or nullopt when there are no more.
-  virtual std::optional<std::pair<RecordBatch, int64_t>> next() = 0;
+  /// The next morsel, or nullopt when there are no more.
+  virtual std::optional<Morsel> next() = 0;
   /// Morsels in all, or -1 when unknown.
   virtual int64_t total() const = 0;
 };
@@ -57,12 +65,12 @@ class BatchSource final : public Source {
  public:
   explicit BatchSource(std::vector<RecordBatch> batches) : batches_(std::move(batches)) {}
 
-  std::optional<std::pair<RecordBatch, int64_t>> next() override {
+  std::optional<Morsel> next() override {
     const int64_t index = next_.fetch_add(1, std::memory_order_relaxed);
     if (index >= static_cast<int64_t>(batches_.size())) {
       return std::nullopt;
     }
-    return std::make_pair(batches_[static_cast<size_t>(index)], index);
+    return Morsel{{batches_[static_cast<size_t>(index)]}, index};
   }
   int64_t total() const override { return static_cast<int64_t>(batches_.size()); }
 
@@ -92,7 +100,7 @@ class RangeSource final : public Source {
     morsels_ = (rows_ + morsel_rows_ - 1) / morsel_rows_;
   }
 
-  std::optional<std::pair<RecordBatch, int64_t>> next() override {
+  std::optional<Morsel> next() override {
     const int64_t index = next_.fetch_add(1, std::memory_order_relaxed);
     if (index >= morsels_) {
       return std::nullopt;
@@ -105,7 +113,7 @@ class RangeSource final : public Source {
     for (int64_t i = 0; i < count; ++i, value += step_) {
       builder.append(value);
     }
-    return std::make_pair(RecordBatch(schema_, count, {builder.finish()}), index);
+    return Morsel{{RecordBatch(schema_, count, {builder.finish()})}, index};
   }
   int64_t total() const override { return morsels_; }
 
@@ -117,6 +125,29 @@ class RangeSource final : public Source {
   Allocator* allocator_;
   int64_t rows_ = 0;
   int64_t morsels_ = 0;
+  std::atomic<int64_t> next_{0};
+};
+
+/// The splits of a file scan, each read by the thread that takes it.
+class FileScanSource final : public Source {
+ public:
+  FileScanSource(const PhysicalNode& node, int64_t morsel_rows, const compute::ExecContext& context)
+      : scan_(*node.file_scan), morsel_rows_(morsel_rows), context_(context) {}
+
+  std::optional<Morsel> next() override {
+    const int64_t index = next_.fetch_add(1, std::memory_order_relaxed);
+    if (index >= total()) {
+      return std::nullopt;
+    }
+    compute::ExecContext context = context_;
+    return Morsel{read_file_split(scan_, static_cast<size_t>(index), morsel_rows_, context), index};
+  }
+  int64_t total() const override { return static_cast<int64_t>(scan_.splits.size()); }
+
+ private:
+  const FileScanPlan& scan_;
+  int64_t morsel_rows_;
+  compute::ExecContext context_;
   std::atomic<int64_t> next_{0};
 };
 
@@ -975,7 +1006,7 @@ class BuildRowsSource final : public Source {
     morsels_ = (build.payload().num_rows() + morsel_rows - 1) / morsel_rows;
   }
 
-  std::optional<std::pair<RecordBatch, int64_t>> next() override {
+  std::optional<Morsel> next() override {
     const int64_t index = next_.fetch_add(1, std::memory_order_relaxed);
     if (index >= morsels_) {
       return std::nullopt;
@@ -992,7 +1023,7 @@ class BuildRowsSource final : public Source {
         }
       }
     }
-    return std::make_pair(output_.output(nullptr, pairs, context_), index);
+    return Morsel{{output_.output(nullptr, pairs, context_)}, index};
   }
   int64_t total() const override { return morsels_; }
 
@@ -1194,11 +1225,7 @@ class Executor {
     auto result = std::make_unique<LimitSink>("Result", plan->schema, -1, 0);
     Sink* sink = result.get();
     sinks_.push_back(std::move(result));
-    build(*plan, sink, {});
-    mark_last_feeders();
-    for (size_t p = 0; p < pipelines_.size(); ++p) {
-      run_pipeline(static_cast<int>(p));
-    }
+    run_into(plan, sink);
     std::vector<RecordBatch> batches = sink->results();
     const SchemaPtr schema = plan::output_schema(plan->output);
     std::vector<RecordBatch> relabelled;
@@ -1213,6 +1240,15 @@ class Executor {
       return Table(schema, 0, std::move(columns));
     }
     return Table::from_batches(schema, relabelled);
+  }
+
+  /// Runs `plan` with `sink` as the sink of its last pipeline.
+  void run_into(const PhysicalPtr& plan, Sink* sink) {
+    build(*plan, sink, {});
+    mark_last_feeders();
+    for (size_t p = 0; p < pipelines_.size(); ++p) {
+      run_pipeline(static_cast<int>(p));
+    }
   }
 
  private:
@@ -1236,6 +1272,18 @@ class Executor {
           return std::make_unique<BatchSource>(table.to_batches(rows));
         };
         pipeline.source_name = std::string(node.name());
+        pipeline.transforms = std::move(above);
+        pipeline.sink = sink;
+        add_pipeline(std::move(pipeline));
+        return;
+      }
+      case Kind::kFileScan: {
+        Pipeline pipeline;
+        const PhysicalNode* scan = &node;
+        pipeline.make_source = [this, scan] {
+          return std::make_unique<FileScanSource>(*scan, options_.morsel_rows, context_);
+        };
+        pipeline.source_name = "FileScan";
         pipeline.transforms = std::move(above);
         pipeline.sink = sink;
         add_pipeline(std::move(pipeline));
@@ -1424,13 +1472,16 @@ class Executor {
       std::unique_ptr<LocalState> local = sink.make_local();
       compute::ExecContext context = context_;
       while (!sink.done() && !group.cancelled() && !options_.cancellation.cancelled()) {
-        std::optional<std::pair<RecordBatch, int64_t>> morsel;
+        std::optional<Morsel> morsel;
         in_operator(pipeline.source_name, [&] { morsel = source->next(); });
         if (!morsel) {
           break;
         }
-        const int64_t index = morsel->second;
-        const int64_t rows = morsel->first.num_rows();
+        const int64_t index = morsel->index;
+        int64_t rows = 0;
+        for (const RecordBatch& batch : morsel->batches) {
+          rows += batch.num_rows();
+        }
         std::function<void(const RecordBatch&, size_t)> push = [&](const RecordBatch& batch,
                                                                    size_t step) {
           if (step == pipeline.transforms.size()) {
@@ -1445,7 +1496,9 @@ class Executor {
                           [&](const RecordBatch& out) { push(out, step + 1); });
           });
         };
-        push(morsel->first, 0);
+        for (const RecordBatch& batch : morsel->batches) {
+          push(batch, 0);
+        }
         PipelineProgress now = progress;
         now.morsels_done = morsels_done.fetch_add(1, std::memory_order_relaxed) + 1;
         now.rows_done = rows_done.fetch_add(rows, std::memory_order_relaxed) + rows;

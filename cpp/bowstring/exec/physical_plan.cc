@@ -6,6 +6,7 @@
 #include "bowstring/compute/core/coercion.h"
 #include "bowstring/plan/explain.h"
 #include "bowstring/plan/expression_util.h"
+#include "bowstring/runtime/parallel.h"
 #include "bowstring/util/error.h"
 
 namespace bowstring::exec {
@@ -41,6 +42,12 @@ class PhysicalPlanner {
         const Table& table = *logical->table;
         node->table = Table(node->schema, table.num_rows(), table.columns());
         node->description = "LocalTableScan " + list(logical->output);
+        return node;
+      }
+      case LKind::kFileScan: {
+        auto node = make(Kind::kFileScan, *logical, {});
+        node->file_scan = plan_file_scan(*logical, context_, registry_, hardware_threads());
+        node->description = file_scan_description(*logical);
         return node;
       }
       case LKind::kRange: {
@@ -259,6 +266,14 @@ class PhysicalPlanner {
     switch (plan.kind) {
       case LKind::kLocalRelation:
         return static_cast<double>(plan.table->num_rows());
+      case LKind::kFileScan: {
+        // About as many rows as a CSV file of short values has: a row per 32 bytes.
+        double bytes = 0;
+        for (const io::DataFile& file : plan.file_scan->relation->files.files) {
+          bytes += static_cast<double>(file.size);
+        }
+        return bytes / 32;
+      }
       case LKind::kRange: {
         const double span = static_cast<double>(plan.end) - static_cast<double>(plan.start);
         return std::max(0.0, span / static_cast<double>(plan.step));
@@ -502,6 +517,8 @@ std::string_view PhysicalNode::name() const {
       return "InMemoryTableScan";
     case Kind::kWindow:
       return "Window";
+    case Kind::kFileScan:
+      return "FileScan";
   }
   return "Unknown";
 }

@@ -12,6 +12,7 @@
 #include "bowstring/compute/join/hash_join.h"
 #include "bowstring/compute/vector/sort.h"
 #include "bowstring/compute/window/window.h"
+#include "bowstring/exec/file_scan.h"
 #include "bowstring/expr/bind.h"
 #include "bowstring/plan/logical_plan.h"
 #include "bowstring/table/table.h"
@@ -66,6 +67,8 @@ struct PhysicalNode {
     /// Rows partitioned by `keys`, sorted by `expressions` in `sort_keys` order, with one
     /// column per call of `windows` appended.
     kWindow,
+    /// The rows of the splits of `file_scan`, read in parallel.
+    kFileScan,
   };
 
   Kind kind;
@@ -95,6 +98,7 @@ struct PhysicalNode {
   const compute::Generator* generator = nullptr;
   std::shared_ptr<plan::CachedRows> cache;
   std::vector<WindowSpec> windows;
+  std::shared_ptr<const FileScanPlan> file_scan;
   std::vector<expr::BoundExpression> build_keys;
   std::vector<bool> null_safe;
   compute::JoinType join_type = compute::JoinType::kInner;

@@ -179,6 +179,8 @@ class Analyzer {
         return resolve_local_relation(*plan);
       case Kind::kRange:
         return resolved_node(*plan, {}, {Attribute{new_attribute_id(), "id", int64(), false, {}}});
+      case Kind::kFileScan:
+        return resolve_file_scan(*plan);
       case Kind::kProject:
         return resolve_project(*plan, children[0]);
       case Kind::kFilter:
@@ -232,6 +234,18 @@ class Analyzer {
   }
 
  private:
+  static PlanPtr resolve_file_scan(const LogicalPlan& plan) {
+    auto scan = std::make_shared<FileScan>(*plan.file_scan);
+    scan->attributes.clear();
+    for (const FieldPtr& field : scan->relation->schema->fields()) {
+      scan->attributes.push_back(
+          Attribute{new_attribute_id(), field->name(), field->type(), field->nullable(), {}});
+    }
+    auto node = resolved_node(plan, {}, scan->attributes);
+    node->file_scan = std::move(scan);
+    return node;
+  }
+
   PlanPtr resolve_local_relation(const LogicalPlan& plan) {
     std::vector<Attribute> output;
     for (const FieldPtr& field : plan.table->schema()->fields()) {

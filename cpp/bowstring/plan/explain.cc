@@ -56,6 +56,35 @@ std::string sort_text(const SortOrder& order, const std::vector<Attribute>& inpu
          (order.key.nulls_go_first() ? " NULLS FIRST" : " NULLS LAST");
 }
 
+/// Spark's compact column list of scans: "[a#0,b#1]".
+std::string compact_list(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (size_t i = 0; i < items.size(); ++i) {
+    out += (i > 0 ? "," : "") + items[i];
+  }
+  return out + "]";
+}
+
+std::string file_scan_text(const LogicalPlan& plan) {
+  const FileScan& scan = *plan.file_scan;
+  std::vector<std::string> columns;
+  if (plan.resolved) {
+    for (const Attribute& attribute : plan.output) {
+      columns.push_back(attribute.to_string());
+    }
+  } else {
+    columns = scan.relation->schema->field_names();
+  }
+  std::string out = compact_list(columns) + " " + std::string(scan.relation->format->name());
+  if (!scan.partition_filters.empty()) {
+    out += ", PartitionFilters: " + expressions_text(scan.partition_filters, scan.attributes);
+  }
+  if (!scan.data_filters.empty()) {
+    out += ", DataFilters: " + expressions_text(scan.data_filters, scan.attributes);
+  }
+  return out;
+}
+
 std::string details(const LogicalPlan& plan) {
   const std::vector<Attribute> input = inputs_of(plan);
   switch (plan.kind) {
@@ -157,6 +186,8 @@ std::string details(const LogicalPlan& plan) {
     }
     case Kind::kCache:
       return plan.resolved ? attributes_text(plan.output) : std::string();
+    case Kind::kFileScan:
+      return file_scan_text(plan);
     case Kind::kGenerate: {
       const size_t generated = plan.output.size() - plan.child()->output.size();
       return expression_text(plan.expressions[0], input) + ", " +
@@ -186,8 +217,9 @@ std::string node_string(const LogicalPlan& plan) {
   }
   const std::string text = details(plan);
   const bool quoted = !plan.resolved && plan.kind != Kind::kLocalRelation &&
-                      plan.kind != Kind::kRange && plan.kind != Kind::kLimit &&
-                      plan.kind != Kind::kSubqueryAlias && plan.kind != Kind::kUnion;
+                      plan.kind != Kind::kRange && plan.kind != Kind::kFileScan &&
+                      plan.kind != Kind::kLimit && plan.kind != Kind::kSubqueryAlias &&
+                      plan.kind != Kind::kUnion;
   return (quoted ? "'" : "") + name + (text.empty() ? "" : " " + text);
 }
 

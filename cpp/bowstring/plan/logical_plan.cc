@@ -183,6 +183,8 @@ std::string_view LogicalPlan::node_name() const {
       return "InMemoryRelation";
     case Kind::kWindow:
       return "Window";
+    case Kind::kFileScan:
+      return "Relation";
   }
   return "Unknown";
 }
@@ -219,6 +221,17 @@ void check_expressions(const std::vector<expr::ExprPtr>& expressions, std::strin
 PlanPtr local_relation(Table table) {
   auto plan = node(LogicalPlan::Kind::kLocalRelation, {});
   plan->table = std::move(table);
+  return plan;
+}
+
+PlanPtr file_scan(io::FileRelationPtr relation) {
+  if (relation == nullptr) {
+    throw InvalidArgument("a file scan needs its files");
+  }
+  auto plan = node(LogicalPlan::Kind::kFileScan, {});
+  auto scan = std::make_shared<FileScan>();
+  scan->relation = std::move(relation);
+  plan->file_scan = std::move(scan);
   return plan;
 }
 

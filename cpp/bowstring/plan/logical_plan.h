@@ -11,6 +11,7 @@
 #include "bowstring/compute/vector/sort.h"
 #include "bowstring/compute/window/window.h"
 #include "bowstring/expr/expression.h"
+#include "bowstring/io/files/file_relation.h"
 #include "bowstring/table/schema.h"
 #include "bowstring/table/table.h"
 #include "bowstring/types/type.h"
@@ -103,6 +104,18 @@ struct WindowExpression {
   std::string name;
 };
 
+/// What a scan of files reads: the relation, its columns, and the filters pushed into it.
+struct FileScan {
+  io::FileRelationPtr relation;
+  /// Resolved: one attribute per column of `relation->schema` (the node's `output` is those
+  /// the query reads).
+  std::vector<Attribute> attributes;
+  /// Conjuncts on partition columns only: the files whose folders fail them are not read.
+  std::vector<expr::ExprPtr> partition_filters;
+  /// Conjuncts on the files' columns only: the scan keeps only the rows that pass them.
+  std::vector<expr::ExprPtr> data_filters;
+};
+
 class LogicalPlan;
 /// Plans are immutable trees that share subtrees.
 using PlanPtr = std::shared_ptr<const LogicalPlan>;
@@ -169,6 +182,8 @@ class LogicalPlan {
     /// partitioning and ordering (`grouping`, `orders`), and the analyzer chains a node per
     /// specification.
     kWindow,
+    /// The rows of files: `file_scan`.
+    kFileScan,
   };
   enum class SetOperation : uint8_t { kIntersect, kExcept };
 
@@ -202,6 +217,7 @@ class LogicalPlan {
   std::vector<std::vector<expr::ExprPtr>> projections;
   std::shared_ptr<CachedRows> cache;
   std::vector<WindowExpression> windows;
+  std::shared_ptr<const FileScan> file_scan;
 
   /// Resolved plans only: the columns the node produces.
   std::vector<Attribute> output;
@@ -218,6 +234,8 @@ class LogicalPlan {
 
 /// Building unresolved plans, as the DataFrame API reads.
 PlanPtr local_relation(Table table);
+/// The rows of the files of `relation` (`spark.read.format(...).load(paths)`).
+PlanPtr file_scan(io::FileRelationPtr relation);
 PlanPtr range(int64_t start, int64_t end, int64_t step = 1, int num_partitions = 0);
 /// Columns computed by `expressions` (columns, aliases, `col("*")` or `col("t.*")` for every
 /// column of the input or of the relation `t`).

@@ -156,6 +156,38 @@ std::unordered_map<AttributeId, ExprPtr> projection_map(const LogicalPlan& proje
   return out;
 }
 
+/// Moves the conjuncts of `filter` (over a file scan) that read only partition columns, or only
+/// the files' columns, into the scan; nullptr when none moves.
+PlanPtr push_into_scan(const LogicalPlan& filter) {
+  const LogicalPlan& scan = *filter.child();
+  const io::FileRelation& relation = *scan.file_scan->relation;
+  AttributeSet partition_ids;
+  AttributeSet data_ids;
+  for (size_t i = 0; i < scan.file_scan->attributes.size(); ++i) {
+    (relation.partition_index[i] >= 0 ? partition_ids : data_ids)
+        .insert(scan.file_scan->attributes[i].id);
+  }
+  auto pushed = std::make_shared<FileScan>(*scan.file_scan);
+  std::vector<ExprPtr> kept;
+  for (const ExprPtr& conjunct : split_conjuncts(filter.condition)) {
+    if (referenced_attributes(conjunct).empty()) {
+      kept.push_back(conjunct);
+    } else if (reads_only(conjunct, partition_ids)) {
+      pushed->partition_filters.push_back(conjunct);
+    } else if (reads_only(conjunct, data_ids)) {
+      pushed->data_filters.push_back(conjunct);
+    } else {
+      kept.push_back(conjunct);
+    }
+  }
+  if (kept.size() == split_conjuncts(filter.condition).size()) {
+    return nullptr;
+  }
+  auto node = std::make_shared<LogicalPlan>(scan);
+  node->file_scan = std::move(pushed);
+  return filtered(node, kept);
+}
+
 /// Pushes `filter` (a Filter node) one step down where it can go; nullptr when it stays.
 PlanPtr push_filter(const LogicalPlan& filter) {
   const PlanPtr& child = filter.child();
@@ -205,6 +237,8 @@ PlanPtr push_filter(const LogicalPlan& filter) {
       }
       return filtered(child->with_children({filtered(child->child(), pushed)}), kept);
     }
+    case Kind::kFileScan:
+      return push_into_scan(filter);
     case Kind::kUnion: {
       std::vector<PlanPtr> children;
       for (const PlanPtr& input : child->children) {
@@ -422,6 +456,9 @@ PlanPtr prune(const PlanPtr& plan, const AttributeSet& required) {
     }
     case Kind::kRange:
       return plan;
+    case Kind::kFileScan:
+      node->output = keep_only(plan->output, required);
+      return node;
     case Kind::kProject: {
       node->expressions.clear();
       node->output.clear();

@@ -24,13 +24,15 @@ PlanPtr combine_filters(const PlanPtr& plan);
 /// Filters move below projections (the condition rewritten over the projection's input),
 /// below aggregates for conjuncts on grouping keys only, into the join sides that keep their
 /// rows (both sides of inner joins, the left of left, semi and anti joins, the right of right
-/// joins) and into each side of a union. Nondeterministic conditions and projections stay.
+/// joins), into each side of a union, and into file scans (conjuncts on partition columns
+/// only become partition filters, those on the files' columns only data filters, which the
+/// scan evaluates). Nondeterministic conditions and projections stay.
 PlanPtr push_down_filters(const PlanPtr& plan);
 /// Adjacent projections merge into one (deterministic expressions only); a projection that
 /// outputs its input's columns unchanged disappears.
 PlanPtr collapse_projects(const PlanPtr& plan);
-/// Each node computes and reads only the columns some node above it uses; local relations
-/// and projections drop the others.
+/// Each node computes and reads only the columns some node above it uses; local relations,
+/// file scans and projections drop the others.
 PlanPtr prune_columns(const PlanPtr& plan);
 /// A limit moves below a projection, and a limit of a limit becomes one.
 PlanPtr push_down_limits(const PlanPtr& plan);
