@@ -1184,6 +1184,42 @@ class WindowSink final : public Sink {
   std::vector<RecordBatch> results_;
 };
 
+class PartState final : public LocalState {
+ public:
+  std::unique_ptr<ResultParts::Part> part;
+};
+
+/// Hands the result's batches to the parts of a `ResultParts`, one part per thread.
+class PartsSink final : public Sink {
+ public:
+  PartsSink(ResultParts& parts, SchemaPtr schema)
+      : Sink("Result"), parts_(parts), schema_(std::move(schema)) {}
+
+  std::unique_ptr<LocalState> make_local() override { return std::make_unique<PartState>(); }
+
+  void consume(LocalState& local, const RecordBatch& batch, MorselOrder) override {
+    auto& state = static_cast<PartState&>(local);
+    if (state.part == nullptr) {
+      state.part = parts_.open_part();
+    }
+    state.part->write(RecordBatch(schema_, batch.num_rows(), batch.columns()));
+  }
+
+  void combine(LocalState& local) override {
+    auto& state = static_cast<PartState&>(local);
+    if (state.part != nullptr) {
+      state.part->close();
+    }
+  }
+
+  void finalize(compute::ExecContext&) override {}
+  std::vector<RecordBatch> results() override { return {}; }
+
+ private:
+  ResultParts& parts_;
+  SchemaPtr schema_;
+};
+
 /// A source, the transforms its morsels go through, and the sink they end in.
 struct Pipeline {
   /// Makes the source when the pipeline starts: a breaker's results exist only then.
@@ -1536,6 +1572,15 @@ Table execute(const PhysicalPtr& plan, const compute::ExecContext& context,
     throw InvalidArgument("execute needs a plan");
   }
   return Executor(context, options).run(plan);
+}
+
+void execute_into(const PhysicalPtr& plan, const compute::ExecContext& context,
+                  const QueryOptions& options, ResultParts& parts) {
+  if (plan == nullptr) {
+    throw InvalidArgument("execute needs a plan");
+  }
+  PartsSink sink(parts, plan::output_schema(plan->output));
+  Executor(context, options).run_into(plan, &sink);
 }
 
 }  // namespace bowstring::exec

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -51,5 +52,30 @@ struct QueryOptions {
 /// allocator must outlive the result, whose buffers it holds.
 Table execute(const PhysicalPtr& plan, const compute::ExecContext& context,
               const QueryOptions& options = {});
+
+/// Where a query's rows go when they are not collected: each thread that produces result rows
+/// opens a part of its own, writes its batches to it, and closes it once its work is done.
+class ResultParts {
+ public:
+  /// The rows of one thread.
+  class Part {
+   public:
+    virtual ~Part() = default;
+    /// A batch of the result, with the output's user-facing column names.
+    virtual void write(const RecordBatch& batch) = 0;
+    /// After the thread's last batch; a thread that fails destroys its part without it, and
+    /// a query that fails may have closed the parts of its other threads.
+    virtual void close() = 0;
+  };
+  virtual ~ResultParts() = default;
+  /// Called from the engine's threads, at any time and concurrently.
+  virtual std::unique_ptr<Part> open_part() = 0;
+};
+
+/// Runs `plan` as `execute` does, its result's batches going to parts of `parts` as the
+/// threads produce them (in no particular order between threads) instead of being collected.
+/// Throws as `execute` does.
+void execute_into(const PhysicalPtr& plan, const compute::ExecContext& context,
+                  const QueryOptions& options, ResultParts& parts);
 
 }  // namespace bowstring::exec
