@@ -4,9 +4,12 @@
 
 #include <regex>
 
+#include "bowstring/io/files/file_relation.h"
+#include "bowstring/io/formats.h"
 #include "bowstring/plan/analyzer.h"
 #include "bowstring/plan/explain.h"
 #include "bowstring/testing/array_testing.h"
+#include "bowstring/testing/scratch_dir.h"
 
 namespace bowstring::plan {
 namespace {
@@ -222,6 +225,23 @@ TEST(Optimizer, OptimizeAppliesEveryRuleUntilNothingChanges) {
     names.push_back(rule.name);
   }
   EXPECT_NE(std::find(names.begin(), names.end(), "PushDownFilters"), names.end());
+}
+
+TEST(Optimizer, FiltersGoIntoFileScansByTheColumnsTheyRead) {
+  const bowstring::testing::ScratchDir dir;
+  dir.write("day=1/a.csv", "x,y\n");
+  const PlanPtr scan = file_scan(io::open_file_relation(
+      {dir.path()}, io::make_file_format("csv", {}, nullptr, io::FormatUse::kRead), {}));
+  const expr::ExprPtr on_day = call("=", {col("day"), lit(1)});
+  const expr::ExprPtr on_data = call("=", {col("_c0"), lit("x")});
+  const expr::ExprPtr on_both = expr::or_(on_day, call("=", {col("_c1"), lit("y")}));
+  const PlanPtr pushed =
+      push_down_filters(analyze(filter(scan, expr::and_(expr::and_(on_day, on_data), on_both))));
+  EXPECT_EQ(shape(pushed),
+            "Filter ((day#N = 1) OR (_c1#N = 'y'))\n+- Relation [_c0#N,_c1#N,day#N] csv, "
+            "PartitionFilters: [(day#N = 1)], DataFilters: [(_c0#N = 'x')]\n");
+  const PlanPtr pruned = prune_columns(analyze(project(scan, {col("day")})));
+  EXPECT_EQ(shape(pruned), "Project [day#N]\n+- Relation [day#N] csv\n");
 }
 
 }  // namespace
