@@ -489,6 +489,16 @@ def spark_schema_ddl(schema: object) -> str:
     Spark's DDL of a schema's columns (StructType.toDDL): 'a INT NOT NULL,b STRING'. Takes any object exposing __arrow_c_schema__.
     """
 
+def read(format: str, paths: Sequence[str], options: Mapping[str, str] = {}, schema: str | bowstring._protocols.ArrowSchemaExportable | None = None, session_time_zone: str = 'UTC') -> LogicalPlan:
+    """
+    A plan reading the files of `paths` in `format` ('csv', 'arrow') with Spark's reader options, as spark.read.format(format).options(...).load(paths): paths are files, folders (listed recursively, '_' and '.' names skipped) or globs; name=value folders become partition columns typed as Spark infers them (options basePath, recursiveFileLookup). `schema` is a DDL string or an Arrow schema (None: from the files). Filters on partition columns prune files before any is opened; the files are read in byte ranges on every thread. Raises AnalysisException (PATH_NOT_FOUND, DATA_SOURCE_NOT_FOUND) and ValueError for a bad option.
+    """
+
+def write(plan: LogicalPlan, format: str, path: str, mode: str = 'errorifexists', partition_by: Sequence[str] = [], options: Mapping[str, str] = {}, morsel_rows: int = 65536, threads: int = 0) -> None:
+    """
+    Runs `plan` and writes its rows to the folder `path` in `format` as df.write.format(format).mode(mode).partitionBy(*partition_by).save(path) does: part-NNNNN-<uuid>-c000.<ext> files (name=value folders for `partition_by`) and _SUCCESS. Modes: 'error'/'errorifexists' (raises AnalysisException PATH_ALREADY_EXISTS when `path` exists), 'append', 'overwrite', 'ignore'. The files are written beside `path` and moved into place only when the query succeeded: a failure or Ctrl-C leaves `path` as it was.
+    """
+
 def read_csv(paths: Sequence[str], options: Mapping[str, str], schema: str | bowstring._protocols.ArrowSchemaExportable | None = None, columns: Sequence[int] | None = None) -> RecordBatchReader:
     """
     Reads CSV files with Spark's options (string keys, case-insensitive, and values) as a RecordBatchReader (`__arrow_c_stream__`). `schema` is a DDL string or an Arrow schema (None: from the header, inferred with inferSchema); `columns` picks the schema's columns by index. Raises ValueError for a bad option or a malformed record in FAILFAST mode, OSError for a file that cannot be read.

@@ -40,6 +40,7 @@
 #include "bowstring/util/error.h"
 #include "compute_bindings.h"
 #include "interchange_bindings.h"
+#include "plan_bindings.h"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -49,10 +50,6 @@ namespace {
 
 struct PyExpression {
   expr::ExprPtr expression;
-};
-
-struct PyLogicalPlan {
-  plan::PlanPtr plan;
 };
 
 std::vector<expr::ExprPtr> expressions_of(const std::vector<PyExpression>& items) {
@@ -253,9 +250,6 @@ std::string explain(const PyLogicalPlan& self, const std::string& mode) {
 
 // --- execution ----------------------------------------------------------------------------
 
-// How long a Python caller waiting for a query goes without checking for signals.
-constexpr std::chrono::milliseconds kSignalCheckInterval{50};
-
 // Keeps the memory of a result buffer's allocator alive: members are destroyed in reverse
 // order, the buffer (returning its memory) before the allocator.
 struct BudgetedBuffer {
@@ -321,36 +315,12 @@ Table execute(const PyLogicalPlan& query, int64_t morsel_rows, int threads,
   exec::QueryOptions options;
   options.morsel_rows = morsel_rows;
   options.threads = threads;
-  CancellationToken cancellation = options.cancellation;
-  std::packaged_task<Table()> task([plan = query.plan, context, options]() mutable {
-    const plan::PlanPtr optimized = plan::optimize(plan::analyze(plan));
-    return exec::execute(exec::plan_physical(optimized, context), context, options);
-  });
-  std::future<Table> result = task.get_future();
-  std::thread runner(std::move(task));
-  while (true) {
-    bool done = false;
-    {
-      nb::gil_scoped_release unlocked;
-      done = result.wait_for(kSignalCheckInterval) == std::future_status::ready;
-    }
-    if (done) {
-      break;
-    }
-    if (PyErr_CheckSignals() != 0) {
-      cancellation.cancel();
-      {
-        nb::gil_scoped_release unlocked;
-        runner.join();
-      }
-      throw nb::python_error();
-    }
-  }
-  {
-    nb::gil_scoped_release unlocked;
-    runner.join();
-  }
-  Table table = result.get();
+  Table table = run_interruptibly<Table>(
+      [plan = query.plan, context, options]() mutable {
+        const plan::PlanPtr optimized = plan::optimize(plan::analyze(plan));
+        return exec::execute(exec::plan_physical(optimized, context), context, options);
+      },
+      options.cancellation);
   return budget == nullptr ? table : keeping_allocator(table, budget);
 }
 
