@@ -18,22 +18,10 @@ import pytest
 
 from bowstring import _core
 from bowstring.errors import AnalysisException, ArithmeticException, ParseException
+from engine_support import E, call, col, lit
 
-E = _core.Expression
 LogicalPlan = _core.LogicalPlan
 PYTHON_DIRECTORY = Path(__file__).resolve().parent.parent
-
-
-def col(name: str) -> _core.Expression:
-    return E.col(name)
-
-
-def lit(value: object) -> _core.Expression:
-    return E.lit(value)
-
-
-def call(name: str, *arguments: _core.Expression) -> _core.Expression:
-    return E.call(name, list(arguments))
 
 
 def rows(plan: LogicalPlan, **options: Any) -> List[tuple]:

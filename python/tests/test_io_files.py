@@ -16,20 +16,7 @@ import pytest
 
 from bowstring import _core
 from bowstring.errors import AnalysisException, ArithmeticException
-
-E = _core.Expression
-
-
-def col(name: str) -> _core.Expression:
-    return E.col(name)
-
-
-def lit(value: object) -> _core.Expression:
-    return E.lit(value)
-
-
-def call(name: str, *arguments: _core.Expression) -> _core.Expression:
-    return E.call(name, list(arguments))
+from engine_support import call, col, lit
 
 
 def table(plan: _core.LogicalPlan, **options: Any) -> pa.Table:
