@@ -153,6 +153,25 @@ TEST(FileScan, ColumnsNoQueryReadsAreNotProduced) {
   EXPECT_NE(plan.find("ReadSchema: struct<>"), std::string::npos) << plan;
 }
 
+TEST(FileScan, PartitionColumnsNamedInTheFilesOrInTheSchemaAreTheFolders) {
+  ScratchDir dir;
+  // The files hold a column of the partition's name: it keeps its place, with the folder's
+  // value, and the columns after it are still read by position.
+  dir.write("day=2024-01-01/part-0.csv", "id,day,v\n1,stale,a\n");
+  const Table read_back = run_query(read("csv", {dir.path()}, {{"header", "true"}}));
+  EXPECT_EQ(read_back.schema()->field_names(), (std::vector<std::string>{"id", "day", "v"}));
+  EXPECT_EQ(rows_of(read_back), (std::vector<std::string>{"\"1\", 2024-01-01, \"a\""}));
+  // A user's schema naming the partition column: the files hold only the other columns.
+  ScratchDir named;
+  write_days(named);
+  const Table typed =
+      run_query(plan::filter(read("csv", {named.path()}, kFailFast, "id INT, day DATE, v STRING"),
+                             call("=", {col("day"), date("2024-01-02")})));
+  EXPECT_EQ(typed.schema()->field_names(), (std::vector<std::string>{"id", "v", "day"}));
+  EXPECT_EQ(rows_of(typed),
+            (std::vector<std::string>{"3, \"c\", 2024-01-02", "4, \"d\", 2024-01-02"}));
+}
+
 TEST(FileScan, ArrowFilesAreASource) {
   ScratchDir dir;
   write_days(dir);

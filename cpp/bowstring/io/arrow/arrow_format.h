@@ -15,6 +15,7 @@ class ArrowFormat final : public FileFormat {
   std::string_view name() const override { return "arrow"; }
   std::string_view display_name() const override { return "Arrow"; }
   SchemaPtr infer_schema(const std::vector<DataFile>& files) const override;
+  bool user_schema() const override { return schema_ != nullptr; }
   bool splittable(const DataFile&) const override { return false; }
   std::vector<RecordBatch> read(const SplitRead& read) const override;
   std::string extension() const override { return "arrow"; }

@@ -14,6 +14,7 @@ class CsvFormat final : public FileFormat {
   std::string_view name() const override { return "csv"; }
   std::string_view display_name() const override { return "CSV"; }
   SchemaPtr infer_schema(const std::vector<DataFile>& files) const override;
+  bool user_schema() const override { return schema_ != nullptr; }
   bool splittable(const DataFile& file) const override;
   std::vector<RecordBatch> read(const SplitRead& read) const override;
   std::string extension() const override;

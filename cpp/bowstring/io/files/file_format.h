@@ -51,6 +51,8 @@ class FileFormat {
   /// The schema of the files' own columns (partition columns come from their folders): the
   /// user's when given, else read or inferred from `files`.
   virtual SchemaPtr infer_schema(const std::vector<DataFile>& files) const = 0;
+  /// Whether the schema is the user's: then the files hold none of its partition columns.
+  virtual bool user_schema() const = 0;
   /// Whether `file` can be read in several byte ranges.
   virtual bool splittable(const DataFile& file) const = 0;
   /// The rows of one split as batches of the requested columns. Rows belong to the split in

@@ -13,7 +13,7 @@ namespace bowstring::io {
 struct FileRelation {
   FileSet files;
   FileFormatPtr format;
-  /// The columns the files hold (without those that are partition columns).
+  /// The columns the files hold, by position.
   SchemaPtr data_schema;
   /// The relation's columns: the files' columns, then the partition columns.
   SchemaPtr schema;
@@ -28,9 +28,11 @@ struct FileRelation {
 using FileRelationPtr = std::shared_ptr<const FileRelation>;
 
 /// Lists `paths` and takes the schema from `format` (which holds the user's schema, if any),
-/// as Spark's DataSource resolves a file relation: a column of the files named as a partition
-/// column (case-insensitively) is left to the partition, whose value it takes. Throws as
-/// `list_files` and the format's schema inference do.
+/// as Spark's DataSource resolves a file relation: the files' columns, then the partition
+/// columns; a column of the files named as a partition column (case-insensitively) keeps its
+/// place but takes the partition's type and values, and a user's schema may name partition
+/// columns, which the files are then not read for. Throws as `list_files` and the format's
+/// schema inference do.
 FileRelationPtr open_file_relation(const std::vector<std::string>& paths, FileFormatPtr format,
                                    const FileSetOptions& options,
                                    const SplitOptions& split_options = {});
