@@ -170,6 +170,12 @@ TEST(FileScan, PartitionColumnsNamedInTheFilesOrInTheSchemaAreTheFolders) {
   EXPECT_EQ(typed.schema()->field_names(), (std::vector<std::string>{"id", "v", "day"}));
   EXPECT_EQ(rows_of(typed),
             (std::vector<std::string>{"3, \"c\", 2024-01-02", "4, \"d\", 2024-01-02"}));
+  // The user's type is the partition column's.
+  const Table strings =
+      run_query(plan::filter(read("csv", {named.path()}, kFailFast, "id INT, v STRING, day STRING"),
+                             call("=", {col("day"), lit("2024-01-01")})));
+  EXPECT_EQ(rows_of(strings),
+            (std::vector<std::string>{"1, \"a\", \"2024-01-01\"", "2, \"b\", \"2024-01-01\""}));
 }
 
 TEST(FileScan, ArrowFilesAreASource) {

@@ -31,8 +31,8 @@ using FileRelationPtr = std::shared_ptr<const FileRelation>;
 /// as Spark's DataSource resolves a file relation: the files' columns, then the partition
 /// columns; a column of the files named as a partition column (case-insensitively) keeps its
 /// place but takes the partition's type and values, and a user's schema may name partition
-/// columns, which the files are then not read for. Throws as `list_files` and the format's
-/// schema inference do.
+/// columns, which the files are then not read for and which take the user's types. Throws as
+/// `list_files` and the format's schema inference do.
 FileRelationPtr open_file_relation(const std::vector<std::string>& paths, FileFormatPtr format,
                                    const FileSetOptions& options,
                                    const SplitOptions& split_options = {});
