@@ -384,9 +384,23 @@ int check_fresh_pool(const ThreadPool* parents) {
   return sum == 9999 * 10000 / 2 && nested == 8 * 4950 && !worker_out_of_range ? 0 : 1;
 }
 
+/// Returns once each of the default pool's `threads` threads has run a task. A thread still
+/// starting when the process forks may hold the sanitizer runtime's thread registry lock, which
+/// GCC 12's ASan does not release in the child, so that the child's new threads never start:
+/// the fork tests fork only once the parent's workers are running.
+void wait_until_every_worker_runs(int threads) {
+  std::atomic<int> arrived{0};
+  parallel_for(threads, threads, [&](int64_t, int) {
+    ++arrived;
+    spin_until([&] { return arrived.load() == threads; });
+  });
+}
+
 TEST(DefaultThreadPool, AForkedChildGetsAFreshPool) {
   configure_default_thread_pool(4);  // workers exist in the parent, whatever the machine
   const ThreadPool* parents = default_thread_pool().get();
+  ASSERT_EQ(default_thread_pool()->size(), 4);
+  wait_until_every_worker_runs(4);
   std::atomic<int64_t> sum{0};
   parallel_for(1000, 4, [&](int64_t i, int) { sum += i; });
   EXPECT_EQ(sum.load(), 999 * 1000 / 2);
@@ -400,6 +414,8 @@ TEST(DefaultThreadPool, AForkedChildGetsAFreshPool) {
 TEST(DefaultThreadPool, AForkWhileThePoolIsBusyLeavesTheChildAWorkingPool) {
   configure_default_thread_pool(4);
   const ThreadPool* parents = default_thread_pool().get();
+  ASSERT_EQ(default_thread_pool()->size(), 4);
+  wait_until_every_worker_runs(4);
   std::atomic<bool> stop{false};
   std::atomic<int64_t> rounds{0};
   std::thread busy([&] {
